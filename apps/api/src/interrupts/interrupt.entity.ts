@@ -11,6 +11,7 @@ import {
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import type { StoredActionRequest } from './interrupt-record';
+import { References } from '../database/references.decorator';
 
 export const INTERRUPT_STATUSES = ['open', 'answered', 'expired', 'withdrawn'] as const;
 export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
@@ -60,8 +61,7 @@ export class InterruptEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')

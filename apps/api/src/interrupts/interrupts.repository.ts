@@ -269,6 +269,26 @@ export class InterruptsRepository {
     return row;
   }
 
+  /** `readRecord` of several interrupts of one organisation in one statement, by id (absent: not the organisation's). */
+  async readRecords(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, { status: InterruptStatus; record_json: string | null }>> {
+    const rows = await queryRows<{
+      id: string;
+      status: InterruptStatus;
+      record_json: string | null;
+    }>(
+      db,
+      `SELECT i.id, i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids, RECORD_RENDER_VERSION],
+    );
+    return new Map(
+      rows.map((row) => [row.id, { status: row.status, record_json: row.record_json }]),
+    );
+  }
+
   /**
    * Keeps the record's rendering with the row: the last write of every transaction that changes
    * the interrupt (any other update of the row, and any change to its decisions, clears it).

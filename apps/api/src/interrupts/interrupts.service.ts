@@ -72,7 +72,7 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
-import { InterruptWaits } from './interrupt-waits';
+import { InterruptWaits, WaitReadBatches } from './interrupt-waits';
 import {
   argusClassificationChannel,
   type ArgusClassificationRecord,
@@ -148,6 +148,11 @@ function storedActionRequest(a: NewActionRequest, n: number): StoredActionReques
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
   private readonly reads: PreparedReads;
+  /** The records held waits read, in batches (a herd's reads, SPEC §8e). */
+  private readonly waitRecords: WaitReadBatches<{
+    status: InterruptStatus;
+    record_json: string | null;
+  }>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -167,6 +172,9 @@ export class InterruptsService {
   ) {
     this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
     this.reads = reads ?? new PreparedReads(dataSource, false);
+    this.waitRecords = new WaitReadBatches(waits, (organisationId, ids) =>
+      this.interrupts.readRecords(this.reads, organisationId, ids),
+    );
   }
 
   /**
@@ -720,11 +728,10 @@ export class InterruptsService {
       let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
       try {
         // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
-        read = await this.waits.read(() =>
+        read =
           include.size > 0
-            ? this.readDetail(organisationId, id, include)
-            : this.readAnswer(organisationId, id),
-        );
+            ? await this.waits.read(() => this.readDetail(organisationId, id, include))
+            : await this.waitAnswer(organisationId, id, false);
       } catch (error) {
         budget?.spend();
         throw error;
@@ -747,13 +754,33 @@ export class InterruptsService {
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      return await this.waits.read(
-        () => this.getAnswer(organisationId, id, include),
-        outcome === 'settled',
-      );
+      const settled = outcome === 'settled';
+      if (include.size > 0)
+        return await this.waits.read(() => this.get(organisationId, id, include), settled);
+      return (await this.waitAnswer(organisationId, id, settled)).answer;
     } finally {
       wait.release();
     }
+  }
+
+  /**
+   * `readAnswer` for a held wait: the kept record is read in a batch with the other waits' (a herd
+   * of them ending together costs a few statements, WaitReadBatches); a record not kept is read
+   * as `get` reads it, in its turn.
+   */
+  private async waitAnswer(
+    organisationId: string,
+    id: string,
+    settled: boolean,
+  ): ReturnType<InterruptsService['readAnswer']> {
+    const kept = await this.waitRecords.load(organisationId, id, settled);
+    if (kept === undefined) throw DomainError.of('NOT_FOUND');
+    if (kept.record_json === null)
+      return {
+        status: kept.status,
+        answer: await this.waits.read(() => this.get(organisationId, id), settled),
+      };
+    return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
   private async readDetail(

@@ -23,6 +23,8 @@ import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/p
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { ConfirmEmailChangeDto, UndoEmailChangeDto } from '../users/dto/profile.dto';
+import { EmailChangeService } from '../users/email-change.service';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -33,6 +35,7 @@ export class AuthController {
     private readonly cookies: SessionCookies,
     private readonly passwords: PasswordsService,
     private readonly verification: EmailVerificationService,
+    private readonly emailChange: EmailChangeService,
   ) {}
 
   @Post('sign-up')
@@ -157,6 +160,38 @@ export class AuthController {
   @NoContent('The address is verified (or already was).')
   async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
     await this.verification.verify(body.token, ip);
+  }
+
+  @Post('email-change/confirm')
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'confirmEmailChange',
+    summary:
+      'Change your email address with the link emailed to the new one (works signed in or not, in any browser)',
+  })
+  @NoContent(
+    'The address is changed and verified; the old address is told, with a link that undoes it.',
+  )
+  async confirmEmailChange(
+    @Body() body: ConfirmEmailChangeDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.emailChange.confirm(body.token, ip);
+  }
+
+  @Post('email-change/undo')
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'undoEmailChange',
+    summary:
+      "This wasn't me: the link emailed to the old address gives it back, sets a new password and ends every sign-in session",
+  })
+  @NoContent('The old address is back; every sign-in session ended: sign in with the new password.')
+  async undoEmailChange(
+    @Body() body: UndoEmailChangeDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.emailChange.undo(body.token, body.password, ip);
   }
 
   @Post('sign-out')

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
@@ -14,6 +14,9 @@ import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { ChangeEmailDto, EmailChangePendingResponse, UpdateProfileDto } from './dto/profile.dto';
+import { EmailChangeService } from './email-change.service';
+import { ProfileService } from './profile.service';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -24,6 +27,8 @@ export class AccountController {
     private readonly sessions: AccountSessionsService,
     private readonly cookies: SessionCookies,
     private readonly verification: EmailVerificationService,
+    private readonly profile: ProfileService,
+    private readonly emailChange: EmailChangeService,
   ) {}
 
   @Get()
@@ -42,6 +47,41 @@ export class AccountController {
     return only === null
       ? account
       : { ...account, organisations: account.organisations.filter((o) => o.id === only) };
+  }
+
+  @Patch()
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'updateMyProfile',
+    summary: 'Change your name (Settings → Profile); answers your account as getMe does',
+  })
+  @ApiOkResponse({ type: AccountResponse })
+  async updateProfile(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: UpdateProfileDto,
+    @ClientIp() ip: string | null,
+  ): Promise<AccountResponse> {
+    await this.profile.rename(user, body.name, ip);
+    return this.me(user);
+  }
+
+  @Post('email')
+  @HttpCode(202)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'changeMyEmail',
+    summary:
+      'Ask to change your email address (your password is required): a link goes to the new address, and the change happens when it is opened',
+    description:
+      'The answer is the same whether or not the new address has an account (that address is told which by email). A few emails per hour (429 beyond them).',
+  })
+  @ApiAcceptedResponse({ type: EmailChangePendingResponse })
+  changeEmail(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: ChangeEmailDto,
+    @ClientIp() ip: string | null,
+  ): Promise<EmailChangePendingResponse> {
+    return this.emailChange.request(user, body.email, body.password, ip);
   }
 
   @Post('password')

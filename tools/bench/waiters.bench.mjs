@@ -11,7 +11,9 @@
 // `RateLimit-Remaining` seen.
 //   npx nx run tools:bench-waiters    (BENCH_DATABASE_URL=postgres://… to use your own server;
 //   BENCH_WAITERS=N agents, BENCH_WAITERS_DECISIONS=D decisions sampled per phase,
-//   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more)
+//   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more;
+//   BENCH_WAITERS_PHASES=one or two to run one phase only (BENCHMARKS.md is then left alone);
+//   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof)
 // One driver process (this one) holds every agent: Node's fetch keeps connections alive and does
 // not limit them per origin; the script raises its open-files limit (and so its children's) when
 // it is below what N connections need.
@@ -37,6 +39,10 @@ import {
 const N = Number(process.env.BENCH_WAITERS ?? 10_000);
 const DECISIONS = Number(process.env.BENCH_WAITERS_DECISIONS ?? 200);
 const WINDOW_S = Number(process.env.BENCH_WAITERS_WINDOW_SECONDS ?? 65);
+/** Which phases run: `one`, `two` or both (the default). */
+const PHASES = (process.env.BENCH_WAITERS_PHASES ?? 'one,two').split(',');
+/** A directory for the measured instances' CPU profiles (node --cpu-prof), when set. */
+const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
 const FILES_NEEDED = 4 * N + 4096;
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
@@ -81,6 +87,7 @@ const seen = {
   requests: 0,
   refused: 0,
   unavailable: 0,
+  unavailableWhy: new Map(),
   leastRemaining: Infinity,
   servedBy: new Map(),
 };
@@ -88,7 +95,17 @@ const countingFetch = async (input, init) => {
   seen.requests++;
   const res = await fetch(input, init);
   if (res.status === 429) seen.refused++;
-  if (res.status === 503) seen.unavailable++;
+  if (res.status === 503) {
+    seen.unavailable++;
+    // Who refused, and why: the service's JSON error, or the load balancer's page.
+    void res
+      .clone()
+      .text()
+      .then((text) => {
+        const why = /"message":"([^"]*)"/.exec(text)?.[1] ?? text.slice(0, 60).replace(/\s+/g, ' ');
+        seen.unavailableWhy.set(why, (seen.unavailableWhy.get(why) ?? 0) + 1);
+      });
+  }
   const remaining = res.headers.get('ratelimit-remaining');
   if (remaining !== null) seen.leastRemaining = Math.min(seen.leastRemaining, Number(remaining));
   const server = res.headers.get('x-bench-server');
@@ -269,6 +286,8 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     decisionRetries,
   };
   log(`${name}: ${JSON.stringify(result)}`);
+  if (seen.unavailableWhy.size > 0)
+    log(`${name}: 503s so far: ${JSON.stringify([...seen.unavailableWhy])}`);
   if (failures.length > 0) log(`${name}: first failures: ${failures.slice(0, 3).join('; ')}`);
   return result;
 }
@@ -289,47 +308,62 @@ try {
 
   // The measured instances keep the default request budget (6,000 a minute per organisation).
   const measured = { ...ENV, DATABASE_URL: url, RATE_LIMIT_API_KEY_REQUESTS: '6000' };
-  const a = { name: 'A', ...(await startService(measured)) };
+  const profiling = (name) =>
+    PROFILE_DIR === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          `--cpu-prof-dir=${PROFILE_DIR}`,
+          `--cpu-prof-name=waiters-${name}-${Date.now()}.cpuprofile`,
+        ];
+  const a = { name: 'A', ...(await startService(measured, profiling('A'))) };
   stops.push(a.stop);
-  const one = await phase({
-    name: 'one instance',
-    Interlock,
-    base: a.base,
-    key,
-    cookie,
-    ids: ids.slice(0, N),
-    services: [a],
-    decideOn: () => a,
-    counts: () => true,
-  });
+  const one = PHASES.includes('one')
+    ? await phase({
+        name: 'one instance',
+        Interlock,
+        base: a.base,
+        key,
+        cookie,
+        ids: ids.slice(0, N),
+        services: [a],
+        decideOn: () => a,
+        counts: () => true,
+      })
+    : undefined;
+  let two;
+  if (PHASES.includes('two')) {
+    const b = { name: 'B', ...(await startService(measured, profiling('B'))) };
+    stops.push(b.stop);
+    const lb = await startHaproxy([a, b]);
+    stops.push(lb.stop);
+    const names = { 'api-1': 'A', 'api-2': 'B' };
+    two = await phase({
+      name: 'two instances',
+      Interlock,
+      base: lb.base,
+      key,
+      cookie,
+      ids: ids.slice(DECISIONS, DECISIONS + N),
+      services: [a, b],
+      decideOn: (i) => (i % 2 === 0 ? a : b),
+      // Only a decision made on the other instance than the one that held the wait.
+      counts: (id, on) =>
+        names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
+    });
+  }
 
-  const b = { name: 'B', ...(await startService(measured)) };
-  stops.push(b.stop);
-  const lb = await startHaproxy([a, b]);
-  stops.push(lb.stop);
-  const names = { 'api-1': 'A', 'api-2': 'B' };
-  const two = await phase({
-    name: 'two instances',
-    Interlock,
-    base: lb.base,
-    key,
-    cookie,
-    ids: ids.slice(DECISIONS, DECISIONS + N),
-    services: [a, b],
-    decideOn: (i) => (i % 2 === 0 ? a : b),
-    // Only a decision made on the other instance than the one that held the wait.
-    counts: (id, on) =>
-      names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
-  });
-
-  const load = loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' / ');
-  const row = (r) =>
-    `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} |`;
-  writeSection(
-    'waiters',
-    `## Waiting agents (issue 37 §6)
+  if (one === undefined || two === undefined) {
+    log(`phases ${PHASES.join(', ')} only: BENCHMARKS.md is left as it is`);
+  } else {
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
+    const row = (r) =>
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} |`;
+    writeSection(
+      'waiters',
+      `## Waiting agents (issue 37 §6)
 
 Command: \`npx nx run tools:bench-waiters\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Postgres 15;
 load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISIONS} decisions per phase,
@@ -353,8 +387,9 @@ ${row(two)}
 Least \`RateLimit-Remaining\` an agent saw: ${Number.isFinite(seen.leastRemaining) ? seen.leastRemaining : 'none reported'} (of 6,000).
 Waits that failed otherwise: ${one.failures + two.failures}; decided waits that did not return within 60 s: ${one.missing + two.missing};
 decisions retried after a 503: ${one.decisionRetries + two.decisionRetries}.`,
-  );
-  console.log('BENCHMARKS.md updated (waiters).');
+    );
+    console.log('BENCHMARKS.md updated (waiters).');
+  }
 } finally {
   for (const stop of stops.reverse()) await stop();
   await stopDatabase();

@@ -269,6 +269,62 @@ describe.each<[string, Transport]>([
     ]);
   });
 
+  it('request_approval with timeoutSeconds sets the deadline (onTimeout reject); at it the service rejects what nobody decided', async () => {
+    // A deadline an hour away: expiresAt is the opening plus timeoutSeconds, onTimeout the default.
+    const before = Date.now();
+    const later = outcome(
+      await call(client, 'request_approval', {
+        title: runTag(`Rotate the signing key (${transport}) `),
+        actions: [{ name: 'rotate_key', args: { key: 'signing' } }],
+        timeoutSeconds: 3_600,
+        waitSeconds: 1,
+      }),
+    );
+    const after = Date.now();
+    expect(later.status).toBe('pending');
+    const opened = await interruptViaApi(later.interruptId);
+    expect(opened).toMatchObject({ status: 'open', onTimeout: 'reject' });
+    const expiresAt = Date.parse(String(opened['expiresAt']));
+    expect(expiresAt - Date.parse(String(opened['createdAt']))).toBe(3_600_000);
+    // The service's clock is this machine's: the deadline is an hour after the call, not before it.
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000 - 1_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 3_600_000 + 1_000);
+
+    // A deadline of one second: the expiry job decides the action as system, and the agent's
+    // get_decision reads that as the answer (a rejection, never an approval).
+    const soon = outcome(
+      await call(client, 'request_approval', {
+        title: runTag(`Purge the cache (${transport}) `),
+        actions: [{ name: 'purge_cache', args: { region: 'eu' } }],
+        timeoutSeconds: 1,
+        waitSeconds: 1,
+      }),
+    );
+    let decided = soon;
+    // The job runs every 5 s (SPEC §8e: within 30 s of the deadline); each call holds up to 50 s.
+    for (let i = 0; i < 3 && decided.status === 'pending'; i++)
+      decided = outcome(
+        await call(client, 'get_decision', { interruptId: soon.interruptId, waitSeconds: 50 }),
+      );
+    expect(decided).toMatchObject({
+      status: 'answered',
+      interruptId: soon.interruptId,
+      actionsAwaitingDecision: [],
+    });
+    expect(decided.decisions).toEqual([
+      expect.objectContaining({
+        action: 'purge_cache',
+        decision: 'reject',
+        message: 'No decision before the deadline.',
+        decidedBy: 'system',
+      }),
+    ]);
+    expect(await interruptViaApi(soon.interruptId)).toMatchObject({
+      status: 'expired',
+      onTimeout: 'reject',
+    });
+  });
+
   it('request_approval with a responseSchema: the human answers in its form, the decision carries the typed response', async () => {
     const title = runTag(`Plan the rollout (${transport}) `);
     const responseSchema = {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -9,6 +9,7 @@ import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { RenameApiKeyDto } from './dto/rename-api-key.dto';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/api-keys')
 @ApiTags('api-keys')
@@ -17,22 +18,22 @@ export class ApiKeysController {
 
   @Get()
   @MemberRoute('apiKey.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listApiKeys',
     summary: "List the organisation's keys (expired keys are not listed)",
+    ok: ApiKeyListResponse,
   })
-  @ApiOkResponse({ type: ApiKeyListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ApiKeyListResponse> {
     return { apiKeys: await this.apiKeys.list(member.organisationId) };
   }
 
   @Post()
   @MemberRoute('apiKey.create')
-  @ApiOperation({
+  @Operation({
     operationId: 'createApiKey',
     summary: 'Create a key; the full key is in this response only',
+    created: CreatedApiKeyResponse,
   })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateApiKeyDto,
@@ -49,8 +50,7 @@ export class ApiKeysController {
 
   @Patch(':id')
   @MemberRoute('apiKey.update')
-  @ApiOperation({ operationId: 'renameApiKey', summary: 'Rename a key' })
-  @ApiOkResponse({ type: ApiKeyResponse })
+  @Operation({ operationId: 'renameApiKey', summary: 'Rename a key', ok: ApiKeyResponse })
   rename(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -62,7 +62,7 @@ export class ApiKeysController {
 
   @Delete(':id')
   @MemberRoute('apiKey.delete')
-  @ApiOperation({
+  @Operation({
     operationId: 'revokeApiKey',
     summary: 'Revoke (delete) a key; it stops working at once everywhere',
   })

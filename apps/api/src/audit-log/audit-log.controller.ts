@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
 import { CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
@@ -8,6 +8,7 @@ import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { AuditLogPage } from './audit-entry.response';
 import { AUDIT_CSV_COLUMNS, auditCsvRow, csvRow } from './audit-csv.util';
 import { AuditLogService } from './audit-log.service';
+import { Operation } from '../openapi/operation.decorator';
 
 /** The query parameters both endpoints share (SPEC §7). */
 const AuditFilters =
@@ -77,7 +78,7 @@ export class AuditLogController {
    */
   @Get()
   @MachineOrMemberRoute('auditLog.read', { plan: 'pro' })
-  @ApiOperation({
+  @Operation({
     operationId: 'listAuditLog',
     summary:
       "The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)",
@@ -105,7 +106,7 @@ export class AuditLogController {
   /** The dashboard's CSV export: the 5,000 most recent entries matching the filters. */
   @Get('export')
   @MemberRoute('auditLog.export')
-  @ApiOperation({
+  @Operation({
     operationId: 'exportAuditLog',
     summary: 'The 5,000 most recent matching entries as CSV',
   })

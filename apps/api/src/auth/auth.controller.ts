@@ -1,11 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
@@ -23,6 +17,7 @@ import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/p
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 import { ConfirmEmailChangeDto, UndoEmailChangeDto } from '../users/dto/profile.dto';
 import { EmailChangeService } from '../users/email-change.service';
 
@@ -40,7 +35,7 @@ export class AuthController {
 
   @Post('sign-up')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'signUp',
     summary: 'Create an account and an organisation (Free plan) you own, and sign in',
     description:
@@ -80,7 +75,7 @@ export class AuthController {
 
   @Post('sign-up/complete')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'completeSignUp',
     summary:
       "Finish a sign-up with its emailed link's token: the account (address verified), its organisation, and a sign-in session",
@@ -102,7 +97,7 @@ export class AuthController {
   @Post('sign-in')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
+  @Operation({ operationId: 'signIn', summary: 'Sign in with email and password' })
   @ApiOkResponse({
     type: AccountResponse,
     description: 'Signed in: sets the HttpOnly session cookie.',
@@ -120,7 +115,7 @@ export class AuthController {
   @Post('password-reset')
   @HttpCode(202)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'requestPasswordReset',
     summary:
       'Email a password reset link (single use, 30 minutes) to this address, if it has an account',
@@ -137,7 +132,7 @@ export class AuthController {
 
   @Post('password-reset/confirm')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'confirmPasswordReset',
     summary:
       "Set a new password with a reset link's token; every sign-in session of the account ends",
@@ -152,7 +147,7 @@ export class AuthController {
 
   @Post('verify-email')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'verifyEmail',
     summary:
       "Verify your email address with a verification link's token (works signed in or not, in any browser)",
@@ -164,7 +159,7 @@ export class AuthController {
 
   @Post('email-change/confirm')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'confirmEmailChange',
     summary:
       'Change your email address with the link emailed to the new one (works signed in or not, in any browser)',
@@ -181,7 +176,7 @@ export class AuthController {
 
   @Post('email-change/undo')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'undoEmailChange',
     summary:
       "This wasn't me: the link emailed to the old address gives it back, sets a new password and ends every sign-in session",
@@ -196,7 +191,7 @@ export class AuthController {
 
   @Post('sign-out')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'signOut',
     summary: 'End this sign-in session (for every organisation)',
   })
@@ -211,12 +206,12 @@ export class AuthController {
 
   @Get('session')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getSignInSession',
     summary:
       'Who is signed in, as a member of the organisation this request acts for: role and permissions',
+    ok: SignInSessionResponse,
   })
-  @ApiOkResponse({ type: SignInSessionResponse })
   signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
     return this.auth.describeSignInSession(
       member.organisationId,

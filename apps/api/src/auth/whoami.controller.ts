@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
 import { CurrentApiKey } from './decorators/current-principal.decorator';
 import { MachineRoute } from './decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from './principal';
+import { Operation } from '../openapi/operation.decorator';
 
 export class WhoamiApiKey {
   @ApiProperty({ format: 'uuid' })
@@ -31,8 +32,11 @@ export class WhoamiResponse {
 export class WhoamiController {
   @Get()
   @MachineRoute()
-  @ApiOperation({ operationId: 'getWhoami', summary: 'The calling key, its organisation and plan' })
-  @ApiOkResponse({ type: WhoamiResponse })
+  @Operation({
+    operationId: 'getWhoami',
+    summary: 'The calling key, its organisation and plan',
+    ok: WhoamiResponse,
+  })
   whoami(@CurrentApiKey() key: ApiKeyPrincipal): WhoamiResponse {
     return {
       organisationId: key.organisationId,

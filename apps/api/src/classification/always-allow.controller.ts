@@ -1,11 +1,12 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { AlwaysAllowService } from './always-allow.service';
 import { ClassificationRuleResponse } from './dto/classification-rule.dto';
 import { AlwaysAllowDto } from './dto/always-allow.dto';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/always-allow')
 @ApiTags('classification')
@@ -14,12 +15,12 @@ export class AlwaysAllowController {
 
   @Post()
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'alwaysAllowAction',
     summary:
       "Always allow this: an enforce rule approving this action from this interrupt's key, with these argument conditions, until it expires",
+    created: ClassificationRuleResponse,
   })
-  @ApiCreatedResponse({ type: ClassificationRuleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: AlwaysAllowDto,

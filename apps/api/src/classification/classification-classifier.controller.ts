@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -13,6 +13,7 @@ import {
   TestClassifierDto,
 } from './dto/classifier.dto';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 /** The organisation's external classifier (SPEC §8d): members only; a key gets the exact 403. */
 @Controller('api/classification/classifier')
@@ -22,11 +23,11 @@ export class ClassificationClassifierController {
 
   @Get()
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'getClassifier',
     summary: "The organisation's external classifier (never its secret); null when none is set up",
+    ok: ClassifierSettingsResponse,
   })
-  @ApiOkResponse({ type: ClassifierSettingsResponse })
   async get(@CurrentMember() member: MemberPrincipal): Promise<ClassifierSettingsResponse> {
     return { classifier: await this.classifier.get(member.organisationId) };
   }
@@ -34,12 +35,12 @@ export class ClassificationClassifierController {
   @Put()
   @HttpCode(200)
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'putClassifier',
     summary:
       'Set up or change the external classifier; the answer that sets it up carries its signing secret, once',
+    ok: SavedClassifierResponse,
   })
-  @ApiOkResponse({ type: SavedClassifierResponse })
   put(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: PutClassifierDto,
@@ -55,7 +56,7 @@ export class ClassificationClassifierController {
 
   @Delete()
   @MemberRoute('classification.manage')
-  @ApiOperation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
+  @Operation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
   @NoContent()
   async remove(
     @CurrentMember() member: MemberPrincipal,
@@ -67,11 +68,11 @@ export class ClassificationClassifierController {
   @Post('rotate-secret')
   @HttpCode(200)
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'rotateClassifierSecret',
     summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',
+    ok: ClassifierSecretResponse,
   })
-  @ApiOkResponse({ type: ClassifierSecretResponse })
   rotate(
     @CurrentMember() member: MemberPrincipal,
     @ClientIp() ip: string | null,
@@ -82,7 +83,7 @@ export class ClassificationClassifierController {
   @Post('test')
   @HttpCode(200)
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'testClassifier',
     summary: 'Ask the saved classifier about a sample action, as argus would, and show the answer',
   })
@@ -93,6 +94,6 @@ export class ClassificationClassifierController {
     @CurrentMember() member: MemberPrincipal,
     @Body() body: TestClassifierDto,
   ): Promise<ClassifierTestResponse> {
-    return this.classifier.test(member.organisationId, body);
+    return this.classifier.test({ organisationId: member.organisationId, sample: body });
   }
 }

@@ -16,10 +16,10 @@ import type {
   ClassifierSecretResponse,
   ClassifierTestResponse,
   SavedClassifierResponse,
-  TestClassifierDto,
 } from './dto/classifier.dto';
 import { CLASSIFIER_LIMITS, ExternalClassifier } from './external-classifier';
 import type { PutClassifierCommand } from './put-classifier.command';
+import type { TestClassifierCommand } from './test-classifier.command';
 import { RuleCache } from './rule-cache';
 
 /** Resolves an endpoint's host name (dns.lookup with `all`; the webhooks' resolver). */
@@ -185,7 +185,10 @@ export class ClassificationClassifierService {
    * Asks the saved classifier (even while it is off) about a sample action, exactly as argus
    * would for a new interrupt, and says what came back. Writes nothing.
    */
-  async test(organisationId: string, body: TestClassifierDto): Promise<ClassifierTestResponse> {
+  async test({
+    organisationId,
+    sample: body,
+  }: TestClassifierCommand): Promise<ClassifierTestResponse> {
     const row = await this.classifiers.read(this.dataSource, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     const loaded = this.source.open(row);

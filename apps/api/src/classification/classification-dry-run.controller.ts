@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { ClassificationDryRunService } from './classification-dry-run.service';
 import { DryRunDto, DryRunResponse } from './dto/dry-run.dto';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/dry-run')
 @ApiTags('classification')
@@ -14,12 +15,12 @@ export class ClassificationDryRunController {
   @Post()
   @HttpCode(200)
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'dryRunClassification',
     summary:
       'Run argus on a sample or on the latest interrupts, with the saved rules or drafts; nothing is written',
+    ok: DryRunResponse,
   })
-  @ApiOkResponse({ type: DryRunResponse })
   async run(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: DryRunDto,

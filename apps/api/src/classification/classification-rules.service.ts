@@ -19,9 +19,11 @@ import { ClassificationRulesRepository, type RuleRecord } from './classification
 import type {
   ClassificationRuleStats,
   ClassificationRuleStatsResponse,
-  CreateClassificationRuleDto,
-  UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
+import type {
+  CreateClassificationRuleCommand,
+  UpdateClassificationRuleCommand,
+} from './classification-rule.command';
 import { RuleCache } from './rule-cache';
 import {
   MAX_RULES_PER_ORGANISATION,
@@ -142,12 +144,12 @@ export class ClassificationRulesService {
     return rule;
   }
 
-  async create(
-    organisationId: string,
-    actor: MemberActor,
-    body: CreateClassificationRuleDto,
-    ip: string | null,
-  ): Promise<RuleRecord> {
+  async create({
+    organisationId,
+    actor,
+    rule: body,
+    ip,
+  }: CreateClassificationRuleCommand): Promise<RuleRecord> {
     const definition: RuleDefinition = {
       name: body.name,
       mode: body.mode,
@@ -207,13 +209,13 @@ export class ClassificationRulesService {
     return created;
   }
 
-  async update(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    body: UpdateClassificationRuleDto,
-    ip: string | null,
-  ): Promise<RuleRecord> {
+  async update({
+    organisationId,
+    actor,
+    ruleId: id,
+    changes: body,
+    ip,
+  }: UpdateClassificationRuleCommand): Promise<RuleRecord> {
     const match = body.match === undefined ? undefined : checked(() => parseRuleMatch(body.match));
     const outcome =
       body.outcome === undefined ? undefined : checked(() => parseRuleOutcome(body.outcome));

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -11,6 +11,7 @@ import {
   ClassificationSuggestionListResponse,
 } from './dto/classification-suggestion.dto';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/suggestions')
 @ApiTags('classification')
@@ -19,12 +20,12 @@ export class ClassificationSuggestionsController {
 
   @Get()
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listClassificationSuggestions',
     summary:
       'Rules argus suggests: actions people approved at least 5 times and never rejected in 30 days',
+    ok: ClassificationSuggestionListResponse,
   })
-  @ApiOkResponse({ type: ClassificationSuggestionListResponse })
   async list(
     @CurrentMember() member: MemberPrincipal,
   ): Promise<ClassificationSuggestionListResponse> {
@@ -33,11 +34,11 @@ export class ClassificationSuggestionsController {
 
   @Post(':id/apply')
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'applyClassificationSuggestion',
     summary: 'Make the suggested rule, in shadow or enforce mode',
+    created: ClassificationRuleResponse,
   })
-  @ApiCreatedResponse({ type: ClassificationRuleResponse })
   apply(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -49,7 +50,7 @@ export class ClassificationSuggestionsController {
 
   @Post(':id/dismiss')
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'dismissClassificationSuggestion',
     summary: 'Dismiss a suggestion: it is not made again for this key, action and shape',
   })

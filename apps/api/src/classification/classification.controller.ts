@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -13,6 +13,7 @@ import {
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/rules')
 @ApiTags('classification')
@@ -21,34 +22,42 @@ export class ClassificationController {
 
   @Get()
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listClassificationRules',
     summary: "List the organisation's classification rules, in evaluation order",
+    ok: ClassificationRuleListResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ClassificationRuleListResponse> {
     return { rules: await this.rules.list(member.organisationId) };
   }
 
   @Post()
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'createClassificationRule',
     summary: 'Create a classification rule',
+    created: ClassificationRuleResponse,
   })
-  @ApiCreatedResponse({ type: ClassificationRuleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateClassificationRuleDto,
     @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.create(member.organisationId, memberActorOf(member), body, ip);
+    return this.rules.create({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      rule: body,
+      ip,
+    });
   }
 
   @Get(':id')
   @MemberRoute('classification.read')
-  @ApiOperation({ operationId: 'getClassificationRule', summary: 'Read one classification rule' })
-  @ApiOkResponse({ type: ClassificationRuleResponse })
+  @Operation({
+    operationId: 'getClassificationRule',
+    summary: 'Read one classification rule',
+    ok: ClassificationRuleResponse,
+  })
   get(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -58,12 +67,12 @@ export class ClassificationController {
 
   @Get(':id/stats')
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'getClassificationRuleStats',
     summary:
       "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
+    ok: ClassificationRuleStatsResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleStatsResponse })
   stats(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -73,26 +82,29 @@ export class ClassificationController {
 
   @Patch(':id')
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateClassificationRule',
     summary: 'Change a classification rule (its mode, its match, its outcome…)',
+    ok: ClassificationRuleResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
     @Body() body: UpdateClassificationRuleDto,
     @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.update(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.rules.update({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      ruleId: id,
+      changes: body,
+      ip,
+    });
   }
 
   @Delete(':id')
   @MemberRoute('classification.manage')
-  @ApiOperation({
-    operationId: 'deleteClassificationRule',
-    summary: 'Delete a classification rule',
-  })
+  @Operation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
   @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,

@@ -3,7 +3,6 @@ import {
   ApiExtraModels,
   ApiHeader,
   ApiOkResponse,
-  ApiOperation,
   ApiProduces,
   ApiTags,
   getSchemaPath,
@@ -15,6 +14,7 @@ import type { MemberPrincipal } from '../auth/principal';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
 import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/events')
 @ApiTags('events')
@@ -34,7 +34,7 @@ export class OrganisationEventsController {
   @Get()
   @MemberRoute('interrupt.read')
   @OrganisationInQuery()
-  @ApiOperation({
+  @Operation({
     operationId: 'streamEvents',
     summary: "The organisation's interrupt and session events as Server-Sent Events",
   })

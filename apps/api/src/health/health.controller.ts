@@ -1,10 +1,11 @@
 import { DomainError } from '@interlock/domain';
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
+import { Operation } from '../openapi/operation.decorator';
 
 /** What `GET /health/live` answers, always (on Fastify without Nest's pipeline: `answerFixedRoutes`). */
 export const LIVE = { status: 'ok' } as const;
@@ -27,8 +28,7 @@ export class HealthController {
 
   /** The process is up and serving HTTP. */
   @Get('live')
-  @ApiOperation({ operationId: 'getLiveness', summary: 'The process serves HTTP' })
-  @ApiOkResponse({ type: HealthStatus })
+  @Operation({ operationId: 'getLiveness', summary: 'The process serves HTTP', ok: HealthStatus })
   @HttpCode(200)
   live(): { status: 'ok' } {
     return LIVE;
@@ -42,12 +42,12 @@ export class HealthController {
    * migration applied.
    */
   @Get('ready')
-  @ApiOperation({
+  @Operation({
     operationId: 'getReadiness',
     summary:
       'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
+    ok: HealthStatus,
   })
-  @ApiOkResponse({ type: HealthStatus })
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
     if (this.state.draining)

@@ -172,4 +172,39 @@ describe('InterruptWaits', () => {
     gate.forEach((open) => open());
     await Promise.all(more);
   });
+  it("serves a settled wait's answer before the reads queued ahead of it, settled ones in their order", async () => {
+    jest.useRealTimers();
+    const { waits } = setUp();
+    const order: string[] = [];
+    const gates: (() => void)[] = [];
+    const read = (name: string, settled?: boolean) =>
+      waits.read(async () => {
+        order.push(name);
+        await new Promise<void>((open) => gates.push(open));
+        return name;
+      }, settled);
+    const busy = Array.from({ length: WAIT_READS_AT_ONCE }, (_, n) => read(`busy ${n}`));
+    const queued = [
+      read('elapsed 1'),
+      read('first 2', false),
+      read('settled 1', true),
+      read('elapsed 3'),
+      read('settled 2', true),
+    ];
+    await Promise.resolve();
+    expect(waits.readsQueued).toBe(5);
+    while (order.length < WAIT_READS_AT_ONCE + 5 || gates.length > 0) {
+      gates.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all([...busy, ...queued]);
+    expect(order.slice(WAIT_READS_AT_ONCE)).toEqual([
+      'settled 1',
+      'settled 2',
+      'elapsed 1',
+      'first 2',
+      'elapsed 3',
+    ]);
+    expect(waits.readsQueued).toBe(0);
+  });
 });

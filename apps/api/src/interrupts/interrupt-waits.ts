@@ -93,6 +93,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private inUntil = 0;
   private reading = 0;
   private readonly readQueue: (() => void)[] = [];
+  /** Turns of the reads that answer a wait its interrupt's change woke: served before readQueue's. */
+  private readonly answerQueue: (() => void)[] = [];
 
   constructor(
     private readonly bus: NotificationBus,
@@ -123,19 +125,24 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
 
   /** How many of the waits' reads queue for a turn now (WAIT_READS_AT_ONCE run). */
   get readsQueued(): number {
-    return this.readQueue.length;
+    return this.readQueue.length + this.answerQueue.length;
   }
 
-  /** Runs one of a held wait's reads in its turn: at most WAIT_READS_AT_ONCE at once, in order. */
-  async read<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one of a held wait's reads in its turn: at most WAIT_READS_AT_ONCE at once, in order —
+   * except that a `settled` read (the answer of a wait its interrupt's decision woke) goes before
+   * every other one queued: an agent whose decision is made is not kept behind a herd of waits
+   * that only ran out of time (SPEC §8e).
+   */
+  async read<T>(task: () => Promise<T>, settled = false): Promise<T> {
     if (this.reading >= WAIT_READS_AT_ONCE)
-      await new Promise<void>((turn) => this.readQueue.push(turn));
+      await new Promise<void>((turn) => (settled ? this.answerQueue : this.readQueue).push(turn));
     else this.reading++;
     try {
       return await task();
     } finally {
       // The slot passes to the next in line, or is given back.
-      const next = this.readQueue.shift();
+      const next = this.answerQueue.shift() ?? this.readQueue.shift();
       if (next === undefined) this.reading--;
       else next();
     }

@@ -4,7 +4,6 @@ import {
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
-  ApiOperation,
   ApiPaymentRequiredResponse,
   ApiConflictResponse,
   ApiTags,
@@ -55,6 +54,7 @@ import {
   InterruptResponse,
 } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 /**
  * Aborts when the client's connection closes before the response is sent: a held wait is then
@@ -82,7 +82,7 @@ export class InterruptsController {
 
   @Post()
   @MachineRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'createInterrupt',
     summary: 'Open an interrupt: ask humans to review 1–20 actions',
   })
@@ -119,12 +119,12 @@ export class InterruptsController {
 
   @Get()
   @MachineOrMemberRoute('interrupt.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listInterrupts',
     summary:
       "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
+    ok: InterruptListResponse,
   })
-  @ApiOkResponse({ type: InterruptListResponse })
   list(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListInterruptsQuery,
@@ -140,11 +140,11 @@ export class InterruptsController {
   // Declared before ':id', which would otherwise take "counts" for an id.
   @Get('counts')
   @MemberRoute('interrupt.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'countInterrupts',
     summary: "The inbox tabs' counts for the signed-in member (capped)",
+    ok: InterruptCountsResponse,
   })
-  @ApiOkResponse({ type: InterruptCountsResponse })
   counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
     return this.interrupts.counts(member.organisationId, member.memberId);
   }
@@ -152,12 +152,12 @@ export class InterruptsController {
   @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
   @HeldWaitRoute(MAX_WAIT_SECONDS)
-  @ApiOperation({
+  @Operation({
     operationId: 'getInterrupt',
     summary:
       "One interrupt with its decisions (and, with include, its session, history and argus's receipts)",
+    ok: InterruptDetailResponse,
   })
-  @ApiOkResponse({ type: InterruptDetailResponse })
   get(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @IdParam() id: string,
@@ -191,7 +191,7 @@ export class InterruptsController {
 
   @Post(':id/decisions')
   @MemberRoute('interrupt.decide')
-  @ApiOperation({
+  @Operation({
     operationId: 'decideInterrupt',
     summary: 'Decide one action request (one decision per action)',
   })
@@ -223,7 +223,7 @@ export class InterruptsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @MachineOrMemberRoute('interrupt.decide')
-  @ApiOperation({
+  @Operation({
     operationId: 'cancelInterrupt',
     summary:
       'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
@@ -245,11 +245,11 @@ export class InterruptsController {
   @Post(':id/extend')
   @HttpCode(200)
   @MemberRoute('interrupt.decide')
-  @ApiOperation({
+  @Operation({
     operationId: 'extendInterruptDeadline',
     summary: "Move an open interrupt's deadline later",
+    ok: InterruptResponse,
   })
-  @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
   extend(
     @CurrentMember() member: MemberPrincipal,
@@ -269,11 +269,11 @@ export class InterruptsController {
   @Post(':id/assign')
   @HttpCode(200)
   @MemberRoute('interrupt.assign')
-  @ApiOperation({
+  @Operation({
     operationId: 'assignInterrupt',
     summary: 'Assign to a member or a team of the organisation, or unassign ({"memberId": null})',
+    ok: InterruptResponse,
   })
-  @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
   assign(
     @CurrentMember() member: MemberPrincipal,
@@ -299,7 +299,7 @@ export class InterruptsController {
   @Post(':id/escalate')
   @HttpCode(200)
   @MemberRoute('interrupt.escalate')
-  @ApiOperation({
+  @Operation({
     operationId: 'escalateInterrupt',
     summary: 'Raise the escalation level, with an optional reason',
   })

@@ -686,7 +686,10 @@ export class InterruptsService {
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      return await this.waits.read(() => this.getAnswer(organisationId, id, include));
+      return await this.waits.read(
+        () => this.getAnswer(organisationId, id, include),
+        outcome === 'settled',
+      );
     } finally {
       wait.release();
     }

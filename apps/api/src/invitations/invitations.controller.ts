@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import {
   ClientIp,
@@ -27,6 +27,7 @@ import {
 } from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/invitations')
 @ApiTags('invitations')
@@ -38,11 +39,11 @@ export class InvitationsController {
 
   @Get()
   @MemberRoute('member.invite')
-  @ApiOperation({
+  @Operation({
     operationId: 'listInvitations',
     summary: 'List pending and accepted invitations, newest first (expired ones are not listed)',
+    ok: InvitationListResponse,
   })
-  @ApiOkResponse({ type: InvitationListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<InvitationListResponse> {
     return { invitations: await this.invitations.list(member.organisationId) };
   }
@@ -50,13 +51,13 @@ export class InvitationsController {
   @Post()
   @MemberRoute('member.invite')
   @CostlyWrite('invitation_create')
-  @ApiOperation({
+  @Operation({
     operationId: 'createInvitation',
     summary:
       'Invite someone by email, whether or not they have an account; the token is in this response only. ' +
       '409 only for a current member of this organisation or a pending invitation to it.',
+    created: CreatedInvitationResponse,
   })
-  @ApiCreatedResponse({ type: CreatedInvitationResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateInvitationDto,
@@ -73,7 +74,7 @@ export class InvitationsController {
 
   @Delete(':id')
   @MemberRoute('member.invite')
-  @ApiOperation({
+  @Operation({
     operationId: 'withdrawInvitation',
     summary: 'Withdraw a pending invitation: its token stops working',
   })
@@ -88,11 +89,11 @@ export class InvitationsController {
 
   @Get(':token/preview')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getInvitation',
     summary: 'What a pending invitation offers: organisation, role, and the address it was sent to',
+    ok: InvitationPreviewResponse,
   })
-  @ApiOkResponse({ type: InvitationPreviewResponse })
   preview(@Param('token') token: string): Promise<InvitationPreviewResponse> {
     return this.invitations.preview(token);
   }
@@ -100,13 +101,13 @@ export class InvitationsController {
   /** Signs up from the invitation link: a new account joins the organisation and is signed in. */
   @Post(':token/accept')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'acceptInvitation',
     summary:
       'Accept an invitation with a new account: join the organisation and sign in (sets the session cookie). ' +
       'An address that already has an account signs in and uses join instead.',
+    created: OrganisationJoinedResponse,
   })
-  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   async accept(
     @Param('token') token: string,
     @Body() body: AcceptInvitationDto,
@@ -127,12 +128,12 @@ export class InvitationsController {
   /** The signed-in person accepts an invitation sent to their address: another organisation on the same account. */
   @Post(':token/join')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'joinInvitation',
     summary:
       'Accept an invitation sent to your address while signed in: its organisation joins your account',
+    created: OrganisationJoinedResponse,
   })
-  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   join(
     @CurrentUser() user: UserPrincipal,
     @Param('token') token: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, type MemberPrincipal } from '../auth/principal';
@@ -8,6 +8,7 @@ import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
 import { MemberListResponse, MemberResponse } from './dto/member.response';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/members')
 @ApiTags('members')
@@ -17,22 +18,22 @@ export class MembersController {
   @Get()
   // Whoever may assign interrupts must see whom to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('member.manage', 'interrupt.assign'))
-  @ApiOperation({
+  @Operation({
     operationId: 'listMembers',
     summary: "List the organisation's members, oldest first",
+    ok: MemberListResponse,
   })
-  @ApiOkResponse({ type: MemberListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {
     return { members: await this.members.list(member.organisationId) };
   }
 
   @Patch(':id')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'changeMemberRole',
     summary: "Change a member's role (the last Owner cannot be demoted)",
+    ok: MemberResponse,
   })
-  @ApiOkResponse({ type: MemberResponse })
   changeRole(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -44,7 +45,7 @@ export class MembersController {
 
   @Delete(':id')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'removeMember',
     summary:
       'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
 import { InterruptResponse } from '../interrupts/dto/interrupt.response';
@@ -9,6 +9,7 @@ import {
   DecideWithActionLinkDto,
   PreviewActionLinkDto,
 } from './dto/action-link.dto';
+import { Operation } from '../openapi/operation.decorator';
 
 /**
  * Emailed single-use action links (issue 30, §2): the token is the credential, so these routes
@@ -22,11 +23,11 @@ export class ActionLinksController {
   @Post('preview')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'previewActionLink',
     summary: 'What an emailed action link would decide, for whom (changes nothing)',
+    ok: ActionLinkPreviewResponse,
   })
-  @ApiOkResponse({ type: ActionLinkPreviewResponse })
   preview(@Body() body: PreviewActionLinkDto): Promise<ActionLinkPreviewResponse> {
     return this.links.preview(body.token);
   }
@@ -34,11 +35,11 @@ export class ActionLinksController {
   @Post('decide')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'decideWithActionLink',
     summary: 'Decide with an emailed action link, once, as the member it was sent to',
+    ok: InterruptResponse,
   })
-  @ApiOkResponse({ type: InterruptResponse })
   decide(
     @Body() body: DecideWithActionLinkDto,
     @ClientIp() ip: string | null,

@@ -6,7 +6,6 @@ import {
   BUILT_IN_NOTIFICATION_DEFAULTS,
   DomainError,
   effectiveNotificationPreferences,
-  type MemberActor,
   type NotificationPreferences,
 } from '@interlock/domain';
 import type { AppConfig } from '../config/app-config';
@@ -16,10 +15,12 @@ import { OrganisationsRepository } from '../organisation/organisations.repositor
 import type {
   NotificationPreferencesResponse,
   NotificationSettingsResponse,
-  UpdateNotificationPreferencesDto,
-  UpdateNotificationSettingsDto,
 } from './dto/notification-preferences.dto';
 import type { NotificationDeliveryResponse } from './dto/notification-delivery.response';
+import type {
+  UpdateNotificationPreferencesCommand,
+  UpdateNotificationSettingsCommand,
+} from './notification-settings.command';
 import { type DeliveryRow, NotificationsRepository } from './notifications.repository';
 
 const DELIVERY_PAGE = 50;
@@ -73,12 +74,12 @@ export class NotificationSettingsService {
     );
   }
 
-  async updatePreferences(
-    organisationId: string,
-    actor: MemberActor,
-    body: UpdateNotificationPreferencesDto,
-    ip: string | null,
-  ): Promise<NotificationPreferencesResponse> {
+  async updatePreferences({
+    organisationId,
+    actor,
+    changes: body,
+    ip,
+  }: UpdateNotificationPreferencesCommand): Promise<NotificationPreferencesResponse> {
     return this.dataSource.transaction(async (tx) => {
       if (body.timeZone !== undefined && !(await this.repository.isTimeZone(tx, body.timeZone))) {
         throw new DomainError(
@@ -128,12 +129,12 @@ export class NotificationSettingsService {
     return this.settingsResponse(row?.defaults ?? {}, row?.token_actions ?? false);
   }
 
-  async updateSettings(
-    organisationId: string,
-    actor: MemberActor,
-    body: UpdateNotificationSettingsDto,
-    ip: string | null,
-  ): Promise<NotificationSettingsResponse> {
+  async updateSettings({
+    organisationId,
+    actor,
+    changes: body,
+    ip,
+  }: UpdateNotificationSettingsCommand): Promise<NotificationSettingsResponse> {
     return this.dataSource.transaction(async (tx) => {
       const organisation = await this.organisations.read(tx, organisationId);
       if (organisation === undefined) throw DomainError.of('NOT_FOUND');

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -15,6 +15,7 @@ import {
   UpdateNotificationSettingsDto,
 } from './dto/notification-preferences.dto';
 import { NotificationSettingsService } from './notification-settings.service';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Settings → Notifications (issue 30): human-only. */
 @Controller('api/notifications')
@@ -24,38 +25,43 @@ export class NotificationsController {
 
   @Get('preferences')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getNotificationPreferences',
     summary: 'Your notification preferences in this organisation, and what applies',
+    ok: NotificationPreferencesResponse,
   })
-  @ApiOkResponse({ type: NotificationPreferencesResponse })
   preferences(@CurrentMember() member: MemberPrincipal): Promise<NotificationPreferencesResponse> {
     return this.settings.preferences(member.organisationId, member.memberId);
   }
 
   @Put('preferences')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'updateNotificationPreferences',
     summary:
       'Set your time zone and preferences (a kind or channel left out follows the organisation)',
+    ok: NotificationPreferencesResponse,
   })
-  @ApiOkResponse({ type: NotificationPreferencesResponse })
   updatePreferences(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: UpdateNotificationPreferencesDto,
     @ClientIp() ip: string | null,
   ): Promise<NotificationPreferencesResponse> {
-    return this.settings.updatePreferences(member.organisationId, memberActorOf(member), body, ip);
+    return this.settings.updatePreferences({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      changes: body,
+      ip,
+    });
   }
 
   @Get('settings')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getNotificationSettings',
     summary: "The organisation's notification defaults",
+    ok: NotificationSettingsResponse,
   })
-  @ApiOkResponse({ type: NotificationSettingsResponse })
   organisationSettings(
     @CurrentMember() member: MemberPrincipal,
   ): Promise<NotificationSettingsResponse> {
@@ -64,26 +70,31 @@ export class NotificationsController {
 
   @Patch('settings')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateNotificationSettings',
     summary: "Replace the organisation's notification defaults",
+    ok: NotificationSettingsResponse,
   })
-  @ApiOkResponse({ type: NotificationSettingsResponse })
   updateOrganisationSettings(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: UpdateNotificationSettingsDto,
     @ClientIp() ip: string | null,
   ): Promise<NotificationSettingsResponse> {
-    return this.settings.updateSettings(member.organisationId, memberActorOf(member), body, ip);
+    return this.settings.updateSettings({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      changes: body,
+      ip,
+    });
   }
 
   @Get('deliveries')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'listNotificationDeliveries',
     summary: 'Recent notifications and their delivery status: yours, or (member.manage) everyone’s',
+    ok: NotificationDeliveryListResponse,
   })
-  @ApiOkResponse({ type: NotificationDeliveryListResponse })
   async deliveries(
     @CurrentMember() member: MemberPrincipal,
     @Query() query: ListNotificationDeliveriesQuery,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -13,6 +13,7 @@ import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.
 import { EscalationPolicyService } from './escalation-policy.service';
 import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { OrganisationService } from './organisation.service';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/organisation')
 @ApiTags('organisation')
@@ -25,22 +26,22 @@ export class OrganisationController {
 
   @Get()
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getOrganisation',
     summary: "The organisation, its plan and this month's usage",
+    ok: OrganisationResponse,
   })
-  @ApiOkResponse({ type: OrganisationResponse })
   get(@CurrentMember() member: MemberPrincipal): Promise<OrganisationResponse> {
     return this.organisations.get(member.organisationId);
   }
 
   @Put('plan')
   @MemberRoute('billing.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'changePlan',
     summary: 'Move the organisation to the Free or Pro plan',
+    ok: OrganisationResponse,
   })
-  @ApiOkResponse({ type: OrganisationResponse })
   changePlan(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: ChangePlanDto,
@@ -56,12 +57,12 @@ export class OrganisationController {
 
   @Get('interrupt-deadlines')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getInterruptDeadlineSettings',
     summary:
       "The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)",
+    ok: InterruptDeadlineSettingsResponse,
   })
-  @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
   deadlineSettings(
     @CurrentMember() member: MemberPrincipal,
   ): Promise<InterruptDeadlineSettingsResponse> {
@@ -71,11 +72,11 @@ export class OrganisationController {
   // Who may let the service approve without a person: the same holders as argus's rules.
   @Patch('interrupt-deadlines')
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateInterruptDeadlineSettings',
     summary: "Change the organisation's bounds on interrupt deadlines (the fields given)",
+    ok: InterruptDeadlineSettingsResponse,
   })
-  @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
   updateDeadlineSettings(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: UpdateInterruptDeadlineSettingsDto,
@@ -86,12 +87,12 @@ export class OrganisationController {
 
   @Get('escalation-policy')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getEscalationPolicy',
     summary:
       "The organisation's escalation policy: reminders and escalations of waiting interrupts",
+    ok: EscalationPolicyResponse,
   })
-  @ApiOkResponse({ type: EscalationPolicyResponse })
   escalationPolicy(@CurrentMember() member: MemberPrincipal): Promise<EscalationPolicyResponse> {
     return this.escalation.get(member.organisationId);
   }
@@ -99,11 +100,11 @@ export class OrganisationController {
   // Steps assign interrupts to members and teams: the people who arrange the teams set them.
   @Put('escalation-policy')
   @MemberRoute('team.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'replaceEscalationPolicy',
     summary: "Replace the organisation's escalation policy ([] removes it)",
+    ok: EscalationPolicyResponse,
   })
-  @ApiOkResponse({ type: EscalationPolicyResponse })
   replaceEscalationPolicy(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: EscalationPolicyDto,

@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
@@ -8,6 +8,7 @@ import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
 import { OrganisationService } from './organisation.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Organisations as the signed-in person sees them: creating another one they own. */
 @Controller('api/organisations')
@@ -18,11 +19,11 @@ export class OrganisationsController {
   @Post()
   @UserRoute()
   @CostlyWrite('organisation_create')
-  @ApiOperation({
+  @Operation({
     operationId: 'createOrganisation',
     summary: 'Create another organisation (Free plan), with you as its Owner',
+    created: OrganisationJoinedResponse,
   })
-  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   create(
     @CurrentUser() user: UserPrincipal,
     @Body() body: CreateOrganisationDto,

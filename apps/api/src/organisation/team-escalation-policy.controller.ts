@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { EscalationPolicyService } from './escalation-policy.service';
+import { Operation } from '../openapi/operation.decorator';
 
 /**
  * A team's escalation policy (SPEC §8e): the reminders and escalations of the interrupts assigned
@@ -19,12 +20,12 @@ export class TeamEscalationPolicyController {
 
   @Get(':id/escalation-policy')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getTeamEscalationPolicy',
     summary:
       "A team's escalation policy: reminders and escalations of the interrupts assigned to it",
+    ok: EscalationPolicyResponse,
   })
-  @ApiOkResponse({ type: EscalationPolicyResponse })
   get(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -34,11 +35,11 @@ export class TeamEscalationPolicyController {
 
   @Put(':id/escalation-policy')
   @MemberRoute('team.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'replaceTeamEscalationPolicy',
     summary: "Replace a team's escalation policy ([] removes it: the organisation's applies)",
+    ok: EscalationPolicyResponse,
   })
-  @ApiOkResponse({ type: EscalationPolicyResponse })
   replace(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

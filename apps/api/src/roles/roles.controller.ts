@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, type MemberPrincipal } from '../auth/principal';
@@ -10,6 +10,7 @@ import { UpdateRoleDto } from './dto/update-role.dto';
 import { RoleListResponse, RoleResponse } from './dto/role.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/roles')
 @ApiTags('roles')
@@ -19,11 +20,11 @@ export class RolesController {
   /** Whoever invites needs the roles to invite with, so inviting admits too. */
   @Get()
   @MemberRoute(anyPermissionOf('member.invite', 'role.manage'))
-  @ApiOperation({
+  @Operation({
     operationId: 'listRoles',
     summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)",
+    ok: RoleListResponse,
   })
-  @ApiOkResponse({ type: RoleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
     return { roles: await this.roles.list(member.organisationId) };
   }
@@ -31,11 +32,11 @@ export class RolesController {
   @Post()
   @MemberRoute('role.manage')
   @CostlyWrite('role_create')
-  @ApiOperation({
+  @Operation({
     operationId: 'createRole',
     summary: 'Create a custom role with a set of permissions',
+    created: RoleResponse,
   })
-  @ApiCreatedResponse({ type: RoleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateRoleDto,
@@ -52,11 +53,11 @@ export class RolesController {
 
   @Patch(':id')
   @MemberRoute('role.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateRole',
     summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)',
+    ok: RoleResponse,
   })
-  @ApiOkResponse({ type: RoleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -74,7 +75,7 @@ export class RolesController {
 
   @Delete(':id')
   @MemberRoute('role.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'deleteRole',
     summary:
       'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',

@@ -5,7 +5,6 @@ import {
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
-  ApiOperation,
   ApiPaymentRequiredResponse,
   ApiProduces,
   ApiTags,
@@ -44,6 +43,7 @@ import {
   SessionResponse,
 } from './dto/session.response';
 import { ListSessionsQuery } from './dto/list-sessions.query';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/sessions')
 @ApiTags('sessions')
@@ -61,7 +61,7 @@ export class SessionsController {
 
   @Post()
   @MachineRoute()
-  @ApiOperation({ operationId: 'startSession', summary: 'Start a Live View session' })
+  @Operation({ operationId: 'startSession', summary: 'Start a Live View session' })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: SessionResponse })
   @ApiPaymentRequiredResponse({
@@ -94,22 +94,21 @@ export class SessionsController {
 
   @Get()
   @MachineOrMemberRoute('session.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listSessions',
     summary: "The organisation's sessions, newest first, a page at a time",
+    ok: SessionListResponse,
   })
-  @ApiOkResponse({ type: SessionListResponse })
   list(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListSessionsQuery,
   ): Promise<SessionListResponse> {
-    return this.sessions.list(caller.organisationId, query);
+    return this.sessions.list({ organisationId: caller.organisationId, listing: query });
   }
 
   @Get(':id')
   @MachineOrMemberRoute('session.read')
-  @ApiOperation({ operationId: 'retrieveSession', summary: 'One session' })
-  @ApiOkResponse({ type: SessionResponse })
+  @Operation({ operationId: 'retrieveSession', summary: 'One session', ok: SessionResponse })
   get(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @IdParam() id: string,
@@ -119,7 +118,7 @@ export class SessionsController {
 
   @Post(':id/messages')
   @MachineRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'appendSessionMessages',
     summary: 'Append 1–100 messages to an active session',
   })
@@ -154,8 +153,7 @@ export class SessionsController {
   @Post(':id/end')
   @HttpCode(200)
   @MachineRoute()
-  @ApiOperation({ operationId: 'endSession', summary: 'End a session' })
-  @ApiOkResponse({ type: SessionResponse })
+  @Operation({ operationId: 'endSession', summary: 'End a session', ok: SessionResponse })
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
@@ -170,11 +168,11 @@ export class SessionsController {
   @Post(':id/disconnect')
   @HttpCode(200)
   @MemberRoute('session.disconnect')
-  @ApiOperation({
+  @Operation({
     operationId: 'disconnectSession',
     summary: 'Disconnect a session from the dashboard',
+    ok: SessionResponse,
   })
-  @ApiOkResponse({ type: SessionResponse })
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
@@ -190,7 +188,7 @@ export class SessionsController {
   @Get(':id/stream')
   @MemberRoute('session.read')
   @OrganisationInQuery()
-  @ApiOperation({
+  @Operation({
     operationId: 'streamSession',
     summary: 'The Live View: the session as Server-Sent Events',
   })

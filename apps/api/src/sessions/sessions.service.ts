@@ -19,7 +19,7 @@ import { notActiveMessage, SessionRow, toSessionResponse } from './session-recor
 import { SessionsRepository } from './sessions.repository';
 import type { AppendSessionMessagesCommand } from './append-session-messages.command';
 import type { SessionListResponse, SessionResponse } from './dto/session.response';
-import type { ListSessionsQuery } from './dto/list-sessions.query';
+import type { ListSessionsCommand } from './list-sessions.command';
 import type { StartSessionCommand } from './start-session.command';
 
 const DEFAULT_PAGE = 50;
@@ -154,7 +154,10 @@ export class SessionsService {
   }
 
   /** Newest first, by keyset (startedAt, id). */
-  async list(organisationId: string, query: ListSessionsQuery): Promise<SessionListResponse> {
+  async list({
+    organisationId,
+    listing: query,
+  }: ListSessionsCommand): Promise<SessionListResponse> {
     const filters = JSON.stringify([
       organisationId,
       query.status ?? null,

@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, isPermission, type MemberActor, type Permission } from '@interlock/domain';
+import { DomainError, isPermission, type MemberActor } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { assertHoldsAll } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
-import type {
-  PutSsoConnectionDto,
-  SsoConnectionResponse,
-  SsoSettingsResponse,
-} from './dto/sso.dto';
+import type { SsoConnectionResponse, SsoSettingsResponse } from './dto/sso.dto';
+import type { PutSsoConnectionCommand } from './put-sso-connection.command';
 import { reasonOf, SsoClients } from './sso-clients';
 import { SsoSecrets } from './sso-secrets';
 import { SsoSignInService } from './sso-sign-in.service';
@@ -58,12 +55,12 @@ export class SsoSettingsService {
     };
   }
 
-  async put(
-    organisationId: string,
-    granter: { actor: MemberActor; permissions: ReadonlySet<Permission> },
-    dto: PutSsoConnectionDto,
-    ip: string | null,
-  ): Promise<SsoSettingsResponse> {
+  async put({
+    organisationId,
+    granter,
+    connection: dto,
+    ip,
+  }: PutSsoConnectionCommand): Promise<SsoSettingsResponse> {
     const production = this.config.nodeEnv === 'production';
     const issuer = checkIssuer(dto.issuer, production);
     const domains = [...new Set(dto.allowedDomains)].sort();

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -16,6 +16,7 @@ import {
 } from './dto/sso.dto';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Signing in with an organisation's OpenID provider (SPEC §8f). */
 @Controller('api/auth/sso')
@@ -29,13 +30,13 @@ export class SsoSignInController {
   @Post()
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'startSingleSignOn',
     summary: "Start signing in with the OpenID provider of your address's organisation",
     description:
       "Answers the provider's sign-in page to send the browser to, and sets a short-lived HttpOnly cookie (10 minutes) holding this attempt's state, nonce and PKCE verifier, sealed: only this browser can finish it.",
+    ok: SsoStartResponse,
   })
-  @ApiOkResponse({ type: SsoStartResponse })
   async start(
     @Body() body: StartSsoDto,
     @Res({ passthrough: true }) res: HttpResponse,
@@ -48,7 +49,7 @@ export class SsoSignInController {
   @Post('callback')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'finishSingleSignOn',
     summary:
       'Finish signing in with the query string the provider sent the browser back with; signs in for that organisation only',
@@ -84,36 +85,41 @@ export class SsoSettingsController {
 
   @Get()
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'getSingleSignOn',
     summary:
       "The organisation's OpenID provider (never its secret), and the redirect URI to register with it",
+    ok: SsoSettingsResponse,
   })
-  @ApiOkResponse({ type: SsoSettingsResponse })
   get(@CurrentMember() member: MemberPrincipal): Promise<SsoSettingsResponse> {
     return this.settings.get(member.organisationId);
   }
 
   @Put()
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'putSingleSignOn',
     summary:
       "Connect or change the organisation's OpenID provider (its discovery document is read first)",
+    ok: SsoSettingsResponse,
   })
-  @ApiOkResponse({ type: SsoSettingsResponse })
   put(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: PutSsoConnectionDto,
     @ClientIp() ip: string | null,
   ): Promise<SsoSettingsResponse> {
-    return this.settings.put(member.organisationId, granterOf(member), body, ip);
+    return this.settings.put({
+      organisationId: member.organisationId,
+      granter: granterOf(member),
+      connection: body,
+      ip,
+    });
   }
 
   @Delete()
   @NoContent('Disconnected.')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'deleteSingleSignOn',
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -10,6 +10,7 @@ import { CreateTeamDto } from './dto/create-team.dto';
 import { RenameTeamDto } from './dto/rename-team.dto';
 import { TeamListResponse, TeamResponse } from './dto/team.response';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/teams')
 @ApiTags('teams')
@@ -19,19 +20,18 @@ export class TeamsController {
   @Get()
   // Whoever may assign interrupts must see the teams to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('team.manage', 'interrupt.assign'))
-  @ApiOperation({
+  @Operation({
     operationId: 'listTeams',
     summary: "List the organisation's teams with their members",
+    ok: TeamListResponse,
   })
-  @ApiOkResponse({ type: TeamListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {
     return { teams: await this.teams.list(member.organisationId) };
   }
 
   @Post()
   @MemberRoute('team.manage')
-  @ApiOperation({ operationId: 'createTeam', summary: 'Create an empty team' })
-  @ApiCreatedResponse({ type: TeamResponse })
+  @Operation({ operationId: 'createTeam', summary: 'Create an empty team', created: TeamResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateTeamDto,
@@ -42,8 +42,7 @@ export class TeamsController {
 
   @Patch(':id')
   @MemberRoute('team.manage')
-  @ApiOperation({ operationId: 'renameTeam', summary: 'Rename a team' })
-  @ApiOkResponse({ type: TeamResponse })
+  @Operation({ operationId: 'renameTeam', summary: 'Rename a team', ok: TeamResponse })
   rename(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -55,7 +54,7 @@ export class TeamsController {
 
   @Delete(':id')
   @MemberRoute('team.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'deleteTeam',
     summary: 'Delete a team (its members stay in the organisation)',
   })
@@ -70,7 +69,7 @@ export class TeamsController {
 
   @Post(':id/members')
   @MemberRoute('team.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'addTeamMember',
     summary: 'Add a member to a team; adding one already in it changes nothing',
   })
@@ -86,7 +85,7 @@ export class TeamsController {
 
   @Delete(':id/members/:memberId')
   @MemberRoute('team.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'removeTeamMember',
     summary: 'Remove a member from a team; removing one not in it changes nothing',
   })

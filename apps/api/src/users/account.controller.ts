@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
@@ -14,6 +14,7 @@ import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 import { ChangeEmailDto, EmailChangePendingResponse, UpdateProfileDto } from './dto/profile.dto';
 import { EmailChangeService } from './email-change.service';
 import { ProfileService } from './profile.service';
@@ -33,14 +34,14 @@ export class AccountController {
 
   @Get()
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getMe',
     summary:
       'The signed-in person and the organisations they are a member of, with their role in each',
     description:
       'Under a sign-in session made by single sign-on, only the organisation that signed them in: the session acts for no other.',
+    ok: AccountResponse,
   })
-  @ApiOkResponse({ type: AccountResponse })
   async me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
     const account = await this.auth.account(user.userId);
     const only = user.ssoOrganisationId;
@@ -51,11 +52,11 @@ export class AccountController {
 
   @Patch()
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'updateMyProfile',
     summary: 'Change your name (Settings → Profile); answers your account as getMe does',
+    ok: AccountResponse,
   })
-  @ApiOkResponse({ type: AccountResponse })
   async updateProfile(
     @CurrentUser() user: UserPrincipal,
     @Body() body: UpdateProfileDto,
@@ -68,7 +69,7 @@ export class AccountController {
   @Post('email')
   @HttpCode(202)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'changeMyEmail',
     summary:
       'Ask to change your email address (your password is required): a link goes to the new address, and the change happens when it is opened',
@@ -86,7 +87,7 @@ export class AccountController {
 
   @Post('password')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'changePassword',
     summary:
       'Change your password (the current one is required); your other sign-in sessions end, this one stays',
@@ -103,7 +104,7 @@ export class AccountController {
   @Post('email-verification')
   @HttpCode(202)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'resendEmailVerification',
     summary: 'Email a new verification link (single use, 24 hours) to your address',
     description:
@@ -116,19 +117,19 @@ export class AccountController {
 
   @Get('sessions')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'listMySignInSessions',
     summary:
       'Where you are signed in: your live sign-in sessions, with their latest use, address and browser',
+    ok: AccountSignInSessionsResponse,
   })
-  @ApiOkResponse({ type: AccountSignInSessionsResponse })
   listSessions(@CurrentUser() user: UserPrincipal): Promise<AccountSignInSessionsResponse> {
     return this.sessions.list(user);
   }
 
   @Post('sessions/revoke-others')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'endMyOtherSignInSessions',
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
   })
@@ -142,7 +143,7 @@ export class AccountController {
 
   @Delete('sessions/:id')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'endMySignInSession',
     summary: 'End one of your sign-in sessions (ending this one signs you out here)',
   })

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
@@ -13,6 +13,7 @@ import {
 } from './dto/two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Settings → Security's two-factor sign-in (SPEC §8f). */
 @Controller('api/me/two-factor')
@@ -22,12 +23,12 @@ export class TwoFactorController {
 
   @Get()
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getMyTwoFactor',
     summary:
       'Whether two-factor sign-in is on for you, since when, and how many recovery codes are left',
+    ok: TwoFactorStatusResponse,
   })
-  @ApiOkResponse({ type: TwoFactorStatusResponse })
   status(@CurrentUser() user: UserPrincipal): Promise<TwoFactorStatusResponse> {
     return this.twoFactor.status(user.userId);
   }
@@ -35,14 +36,14 @@ export class TwoFactorController {
   @Post('setup')
   @HttpCode(200)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'startTwoFactorSetup',
     summary:
       'Start setting up two-factor sign-in (your password is required): a new authenticator key, shown once',
     description:
       'Nothing changes at sign-in until confirmTwoFactorSetup takes a code made with this key. Starting again replaces a key not yet confirmed.',
+    ok: TwoFactorSetupResponse,
   })
-  @ApiOkResponse({ type: TwoFactorSetupResponse })
   startSetup(
     @CurrentUser() user: UserPrincipal,
     @Body() body: TwoFactorPasswordDto,
@@ -54,12 +55,12 @@ export class TwoFactorController {
   @Post('confirm')
   @HttpCode(200)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'confirmTwoFactorSetup',
     summary:
       'Turn two-factor sign-in on with a code from your authenticator app; answers your recovery codes, shown once',
+    ok: RecoveryCodesResponse,
   })
-  @ApiOkResponse({ type: RecoveryCodesResponse })
   confirmSetup(
     @CurrentUser() user: UserPrincipal,
     @Body() body: TwoFactorConfirmDto,
@@ -70,7 +71,7 @@ export class TwoFactorController {
 
   @Post('disable')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'disableTwoFactor',
     summary:
       'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
@@ -87,12 +88,12 @@ export class TwoFactorController {
   @Post('recovery-codes')
   @HttpCode(200)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'regenerateRecoveryCodes',
     summary:
       'New recovery codes (your password is required), shown once; the earlier ones stop working',
+    ok: RecoveryCodesResponse,
   })
-  @ApiOkResponse({ type: RecoveryCodesResponse })
   regenerate(
     @CurrentUser() user: UserPrincipal,
     @Body() body: TwoFactorPasswordDto,

@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -28,6 +20,7 @@ import {
 import { WebhooksService } from './webhooks.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
 @Controller('api/webhooks')
@@ -38,22 +31,22 @@ export class WebhooksController {
 
   @Get()
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'listWebhooks',
     summary: "List the organisation's webhooks (never their secrets)",
+    ok: WebhookListResponse,
   })
-  @ApiOkResponse({ type: WebhookListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<WebhookListResponse> {
     return { webhooks: await this.webhooks.list(member.organisationId) };
   }
 
   @Post()
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'createWebhook',
     summary: 'Create a webhook; its signing secret is in this response only',
+    created: WebhookWithSecretResponse,
   })
-  @ApiCreatedResponse({ type: WebhookWithSecretResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateWebhookDto,
@@ -69,19 +62,18 @@ export class WebhooksController {
 
   @Get(':id')
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook' })
-  @ApiOkResponse({ type: WebhookResponse })
+  @Operation({ operationId: 'getWebhook', summary: 'One webhook', ok: WebhookResponse })
   get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookResponse> {
     return this.webhooks.get(member.organisationId, id);
   }
 
   @Patch(':id')
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateWebhook',
     summary: 'Change the URL, description, event types, or enable / disable',
+    ok: WebhookResponse,
   })
-  @ApiOkResponse({ type: WebhookResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -99,7 +91,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
+  @Operation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
   @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,
@@ -112,12 +104,12 @@ export class WebhooksController {
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'rotateWebhookSecret',
     summary:
       'A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours',
+    ok: WebhookWithSecretResponse,
   })
-  @ApiOkResponse({ type: WebhookWithSecretResponse })
   rotateSecret(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -130,7 +122,7 @@ export class WebhooksController {
   @CostlyWrite('webhook_test')
   @HttpCode(202)
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'testWebhook',
     summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)',
   })
@@ -144,23 +136,27 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'listWebhookDeliveries',
     summary: "The webhook's deliveries, newest first, with their attempts",
+    ok: WebhookDeliveryListResponse,
   })
-  @ApiOkResponse({ type: WebhookDeliveryListResponse })
   deliveries(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
     @Query() query: ListWebhookDeliveriesQuery,
   ): Promise<WebhookDeliveryListResponse> {
-    return this.webhooks.listDeliveries(member.organisationId, id, query);
+    return this.webhooks.listDeliveries({
+      organisationId: member.organisationId,
+      webhookId: id,
+      listing: query,
+    });
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'retryWebhookDelivery',
     summary: 'Send a succeeded or failed delivery again, now (one more attempt)',
   })

@@ -10,7 +10,7 @@ import type { Queryable } from '../database/query-rows.util';
 import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { JobRunner } from '../jobs/job-runner';
 import type { CreateWebhookCommand } from './create-webhook.command';
-import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
+import type { ListWebhookDeliveriesCommand } from './list-webhook-deliveries.command';
 import type { UpdateWebhookCommand } from './update-webhook.command';
 import type {
   WebhookDeliveryListResponse,
@@ -264,11 +264,11 @@ export class WebhooksService {
   }
 
   /** The webhook's deliveries, newest first, each with its attempts. */
-  async listDeliveries(
-    organisationId: string,
-    id: string,
-    query: ListWebhookDeliveriesQuery,
-  ): Promise<WebhookDeliveryListResponse> {
+  async listDeliveries({
+    organisationId,
+    webhookId: id,
+    listing: query,
+  }: ListWebhookDeliveriesCommand): Promise<WebhookDeliveryListResponse> {
     await this.get(organisationId, id);
     const filters = JSON.stringify([organisationId, id, query.status ?? null]);
     const page = await keysetPage<DeliveryRow>(

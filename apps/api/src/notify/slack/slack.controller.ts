@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiExcludeEndpoint,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../../auth/decorators/current-principal.decorator';
 import { MemberRoute, PublicRoute } from '../../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../../auth/principal';
@@ -16,6 +10,7 @@ import { requestStateOf } from '../../http/request-state';
 import { ConnectSlackDto, SlackSettingsResponse } from '../dto/slack.dto';
 import { SlackService } from './slack.service';
 import { NoContent } from '../../openapi/no-content.decorator';
+import { Operation } from '../../openapi/operation.decorator';
 
 /** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
 @Controller('api/notifications/slack')
@@ -25,23 +20,23 @@ export class SlackSettingsController {
 
   @Get()
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getSlackSettings',
     summary: "The organisation's Slack connection (never its secrets) and its latest messages",
+    ok: SlackSettingsResponse,
   })
-  @ApiOkResponse({ type: SlackSettingsResponse })
   settings(@CurrentMember() member: MemberPrincipal): Promise<SlackSettingsResponse> {
     return this.slack.settings(member.organisationId);
   }
 
   @Put()
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'connectSlack',
     summary:
       "Connect (or reconnect) a Slack app: its bot token is checked with Slack's auth.test; 409 when Slack refuses it or cannot be reached",
+    ok: SlackSettingsResponse,
   })
-  @ApiOkResponse({ type: SlackSettingsResponse })
   @ApiConflictResponse({
     description: 'CONFLICT: Slack refused the bot token, or could not be reached to check it.',
   })
@@ -50,12 +45,17 @@ export class SlackSettingsController {
     @Body() body: ConnectSlackDto,
     @ClientIp() ip: string | null,
   ): Promise<SlackSettingsResponse> {
-    return this.slack.connect(member.organisationId, memberActorOf(member), body, ip);
+    return this.slack.connect({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      connection: body,
+      ip,
+    });
   }
 
   @Delete()
   @MemberRoute('webhook.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'disconnectSlack',
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
   })

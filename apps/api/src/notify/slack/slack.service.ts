@@ -10,11 +10,8 @@ import { lockCurrentMemberHolding } from '../../members/memberships.repository';
 import { OrganisationsRepository } from '../../organisation/organisations.repository';
 import { TeamsService } from '../../teams/teams.service';
 import type { WebhookSecretBox } from '../../webhooks/webhook-secret.util';
-import type {
-  ConnectSlackDto,
-  SlackConnectionResponse,
-  SlackSettingsResponse,
-} from '../dto/slack.dto';
+import type { SlackConnectionResponse, SlackSettingsResponse } from '../dto/slack.dto';
+import type { ConnectSlackCommand } from './connect-slack.command';
 import { SlackApi, slackErrorText } from './slack-api';
 import { readButtonValue } from './slack-message';
 import { checkSlackSignature } from './slack-signature.util';
@@ -97,12 +94,12 @@ export class SlackService {
     };
   }
 
-  async connect(
-    organisationId: string,
-    actor: MemberActor,
-    body: ConnectSlackDto,
-    ip: string | null,
-  ): Promise<SlackSettingsResponse> {
+  async connect({
+    organisationId,
+    actor,
+    connection: body,
+    ip,
+  }: ConnectSlackCommand): Promise<SlackSettingsResponse> {
     // Asked before the transaction: no lock is held while Slack answers.
     let workspace;
     try {

@@ -2,9 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { CursorPage } from '../../http/cursor-page.query';
 
-/** `ended` is every session no longer active: ended by its agent, or disconnected by a member. */
-export const SESSION_LIST_STATUSES = ['active', 'ended'] as const;
-export type SessionListStatus = (typeof SESSION_LIST_STATUSES)[number];
+import { SESSION_LIST_STATUSES, type SessionListStatus } from '../list-sessions.command';
+
+export { SESSION_LIST_STATUSES, type SessionListStatus };
 
 class ListSessionsFilters {
   @ApiPropertyOptional({

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (`email_change`, kept with the new address) and the old address's undo link (`email_revert`,
  * kept with the old address).
  */
-export class EmailChange1795779400000 implements MigrationInterface {
-  name = 'EmailChange1795779400000';
+export class EmailChange1795779600000 implements MigrationInterface {
+  name = 'EmailChange1795779600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

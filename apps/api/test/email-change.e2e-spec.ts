@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AfterAnswer } from '../src/users/after-answer';
 import { sessionCookieOf, signUpOwner, uniqueEmail, type SignedUpOwner } from './support/factories';
 import { linkToken, linksOf, SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
+import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
 
-const DASHBOARD = 'https://review.example.test/app';
+const DASHBOARD = ACCOUNTS_DASHBOARD;
 const CONFIRM_SUBJECT = 'Confirm your new email address for Interlock';
 const TAKEN_SUBJECT = 'Someone tried to move an Interlock account to your address';
 const CHANGED_SUBJECT = 'Your Interlock email address was changed';
@@ -57,25 +57,16 @@ describe('profile and email change (SPEC §8f)', () => {
     ) as Promise<Record<string, unknown>[]>;
   }
 
+  let accounts: AccountsApp;
   beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-        DASHBOARD_URL: DASHBOARD,
-        EMAIL_VERIFICATION: 'required',
-        SIGN_UP_CONFIRMATION: 'instant',
-        RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '4',
-      },
+    accounts = await startAccountsApp({
+      EMAIL_VERIFICATION: 'required',
+      SIGN_UP_CONFIRMATION: 'instant',
+      RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '4',
     });
+    ({ t, sink } = accounts);
   });
-  afterAll(async () => {
-    await t.app.get(AfterAnswer).settled();
-    await t.close();
-    await sink.stop();
-  });
+  afterAll(() => accounts.close());
 
   it('renames the person (trimmed), audited once in each organisation; the same name writes nothing; a blank one is refused', async () => {
     const ada = await signUpOwner(server(), { name: 'Ada Lovelace' });

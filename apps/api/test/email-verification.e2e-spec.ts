@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AfterAnswer } from '../src/users/after-answer';
 import {
   builtInRoleIds,
   createApiKey,
@@ -11,9 +10,10 @@ import {
   uniqueEmail,
 } from './support/factories';
 import { linkToken, SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
+import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
 
-const DASHBOARD = 'https://review.example.test/app';
+const DASHBOARD = ACCOUNTS_DASHBOARD;
 const VERIFY_SUBJECT = 'Verify your email address for Interlock';
 const RESET_SUBJECT = 'Reset your Interlock password';
 const LINK_INVALID =
@@ -62,27 +62,18 @@ describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required'
     ) as Promise<Record<string, unknown>[]>;
   }
 
+  let accounts: AccountsApp;
   beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-        DASHBOARD_URL: DASHBOARD,
-        EMAIL_VERIFICATION: 'required',
-        // Sign-up signs in at once here, so these tests have unverified accounts to verify.
-        SIGN_UP_CONFIRMATION: 'instant',
-        RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '2',
-        RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
-      },
+    accounts = await startAccountsApp({
+      EMAIL_VERIFICATION: 'required',
+      // Sign-up signs in at once here, so these tests have unverified accounts to verify.
+      SIGN_UP_CONFIRMATION: 'instant',
+      RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '2',
+      RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
     });
+    ({ t, sink } = accounts);
   });
-  afterAll(async () => {
-    await t.app.get(AfterAnswer).settled();
-    await t.close();
-    await sink.stop();
-  });
+  afterAll(() => accounts.close());
 
   it('sends a link at sign-up; the own organisation works at once; the link verifies once, audited', async () => {
     const signedUp = await http()

@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SignUpLinkSeal } from '../src/auth/sign-up-link.util';
-import { AfterAnswer } from '../src/users/after-answer';
 import { createApiKey, sessionCookieOf, uniqueEmail } from './support/factories';
 import { linkToken, type ReceivedMail, SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
+import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
 
-const DASHBOARD = 'https://review.example.test/app';
+const DASHBOARD = ACCOUNTS_DASHBOARD;
 const PEPPER = 'test-pepper-0123456789-0123456789-0123456789';
 const FINISH_SUBJECT = 'Finish signing up for Interlock';
 const TAKEN_SUBJECT = 'You already have an Interlock account';
@@ -43,26 +43,17 @@ describe('sign-up without enumeration (SPEC §8f, issue 33), SIGN_UP_CONFIRMATIO
     return sink.withSubject(address, subject)[0];
   }
 
+  let accounts: AccountsApp;
   beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-        DASHBOARD_URL: DASHBOARD,
-        API_KEY_PEPPER: PEPPER,
-        // EMAIL_VERIFICATION=required makes SIGN_UP_CONFIRMATION default to link.
-        EMAIL_VERIFICATION: 'required',
-        RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '2',
-      },
+    accounts = await startAccountsApp({
+      API_KEY_PEPPER: PEPPER,
+      // EMAIL_VERIFICATION=required makes SIGN_UP_CONFIRMATION default to link.
+      EMAIL_VERIFICATION: 'required',
+      RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '2',
     });
+    ({ t, sink } = accounts);
   });
-  afterAll(async () => {
-    await t.app.get(AfterAnswer).settled();
-    await t.close();
-    await sink.stop();
-  });
+  afterAll(() => accounts.close());
 
   it('answers a taken address exactly as a new one; the emails say what happened', async () => {
     // The taken address: an account made where sign-up signed in at once (an earlier setting).

@@ -14,6 +14,14 @@ async function signIn(page: Page, member: Member): Promise<void> {
   ]);
 }
 
+/** Signs in on the sign-in page (open already) and lands in the inbox. */
+async function signInOnPage(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+}
+
 /** The path and fragment of the `<page>#<token>` link in the newest email of `subject` to `to`. */
 async function emailedLink(to: string, subject: string, page: string): Promise<string> {
   const mail = await receivedMail(to, subject);
@@ -58,12 +66,7 @@ test.describe('Accounts', () => {
     // The old cookie is gone with every other session.
     await api('GET', '/api/me', { cookie: ada.cookie, expect: [401] });
     await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill(ada.email);
-    await page
-      .getByRole('textbox', { name: 'Password', exact: true })
-      .fill('a brand new passphrase');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/inbox/);
+    await signInOnPage(page, ada.email, 'a brand new passphrase');
 
     // The link worked once.
     await page.context().clearCookies();
@@ -254,11 +257,6 @@ test.describe('Accounts', () => {
     await api('GET', '/api/me', { cookie: ada.cookie, expect: [401] });
 
     await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill(ada.email);
-    await page
-      .getByRole('textbox', { name: 'Password', exact: true })
-      .fill('a brand new passphrase');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/inbox/);
+    await signInOnPage(page, ada.email, 'a brand new passphrase');
   });
 });

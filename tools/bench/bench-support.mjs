@@ -1,7 +1,15 @@
 // Shared plumbing for benchmarks: a Postgres, a database, a server process, autocannon, and
 // writing a section of BENCHMARKS.md.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +99,9 @@ export function stopper(child) {
  */
 export async function startService(env, nodeArgs = [], checkout = root) {
   const port = await freePort();
+  // BENCH_SERVICE_LOG_DIR=<dir>: each instance's log (stdout) in <dir>/service-<port>.log.
+  const logDir = process.env.BENCH_SERVICE_LOG_DIR;
+  const out = logDir === undefined ? 'ignore' : openSync(join(logDir, `service-${port}.log`), 'a');
   const child = spawn(process.execPath, [...nodeArgs, join(checkout, 'dist/apps/api/main.js')], {
     env: {
       PATH: process.env.PATH,
@@ -100,7 +111,7 @@ export async function startService(env, nodeArgs = [], checkout = root) {
       PORT: String(port),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/health/ready`, child, 'the service');

@@ -22,6 +22,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import {
   benchDatabase,
@@ -217,6 +218,7 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
 
   // The idle window: nothing is decided, the agents only wait.
   const cpu0 = services.map((s) => cpuMicros(s.pid));
+  const driverCpu0 = process.cpuUsage();
   const requests0 = seen.requests;
   const t0 = performance.now();
   let rss = 0;
@@ -227,11 +229,18 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
   const seconds = (performance.now() - t0) / 1000;
   const cpu = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6 / seconds);
   const requestsPerSecond = (seen.requests - requests0) / seconds;
+  // The driver (this process: every agent) shares the machine: its own CPU, to set beside the service's.
+  const driverUsage = process.cpuUsage(driverCpu0);
+  const driverCpu = (driverUsage.user + driverUsage.system) / 1e6 / seconds;
+  const windowLoad = loadavg()[0];
   log(
     `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB`,
   );
 
-  // Decisions, one after another; each one's wait should return right after its 2xx.
+  // Decisions, one after another; each one's wait should return right after its 2xx. The driver's
+  // event-loop delay meanwhile bounds how late it can notice a wait returning.
+  const driverLag = monitorEventLoopDelay({ resolution: 10 });
+  driverLag.enable();
   const decidedAt = new Map();
   let decisionRetries = 0;
   for (let i = 0; i < Math.min(DECISIONS, ids.length); i++) {
@@ -268,6 +277,7 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     if (!counts(id, on)) continue;
     latencies.push(Math.max(0, returned.get(id) - at));
   }
+  driverLag.disable();
   abort.abort();
   await Promise.all(waits);
   const result = {
@@ -276,6 +286,9 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     requestsPerSecond,
     cpu,
     rss,
+    driverCpu,
+    driverLagP99: driverLag.percentile(99) / 1e6,
+    windowLoad,
     p50: latencies.length ? percentile(latencies, 50) : NaN,
     p99: latencies.length ? percentile(latencies, 99) : NaN,
     samples: latencies.length,
@@ -360,7 +373,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ');
     const row = (r) =>
-      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} |`;
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.driverCpu * 100).toFixed(1)} % / ${r.driverLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
     writeSection(
       'waiters',
       `## Waiting agents (issue 37 §6)
@@ -374,17 +387,21 @@ ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SD
 budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
 (% of one core) and the highest RSS of an instance. Then decisions one after another (by a member,
 directly on an instance): from each decision's 2xx to its agent's \`waitForAnswer\` returning, p50 / p99
-(samples). 503s: answers \`503\` the agents met (the SDK retries them). Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
+(samples). 503s: answers \`503\` the agents met (the SDK retries them). Driver: this bench's own process
+(every agent) — its CPU over the idle window (% of one core, not counted as the service's) and its
+event-loop delay p99 while the decisions were made (how late it may notice a wait returning). Load:
+the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s |
-| --- | --: | --: | --: | --: | --: | --: | --: |
+| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s | Driver CPU / lag p99 | Load |
+| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 
 Least \`RateLimit-Remaining\` an agent saw: ${Number.isFinite(seen.leastRemaining) ? seen.leastRemaining : 'none reported'} (of 6,000).
+503s by reason: ${seen.unavailableWhy.size === 0 ? 'none' : [...seen.unavailableWhy].map(([why, n]) => `${n} × ${why}`).join('; ')}.
 Waits that failed otherwise: ${one.failures + two.failures}; decided waits that did not return within 60 s: ${one.missing + two.missing};
 decisions retried after a 503: ${one.decisionRetries + two.decisionRetries}.`,
     );

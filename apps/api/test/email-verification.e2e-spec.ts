@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import {
   builtInRoleIds,
   createApiKey,
@@ -10,8 +8,7 @@ import {
   uniqueEmail,
 } from './support/factories';
 import { linkToken, SmtpSink } from './support/smtp-sink';
-import type { TestApp } from './support/test-app';
-import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
+import { ACCOUNTS_DASHBOARD, accountsSuite } from './support/accounts-suite';
 
 const DASHBOARD = ACCOUNTS_DASHBOARD;
 const VERIFY_SUBJECT = 'Verify your email address for Interlock';
@@ -23,13 +20,16 @@ const VERIFY_TO_JOIN =
 const ALREADY_VERIFIED = 'Your email address is already verified.';
 
 describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required', () => {
-  let t: TestApp;
+  const suite = accountsSuite({
+    EMAIL_VERIFICATION: 'required',
+    // Sign-up signs in at once here, so these tests have unverified accounts to verify.
+    SIGN_UP_CONFIRMATION: 'instant',
+    RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '2',
+    RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
+  });
+  const { server, http, db, mailsTo } = suite;
   let sink: SmtpSink;
-  const server = () => t.app.getHttpServer();
-  const http = () => request(server());
-  const db = () => t.app.get(DataSource);
-
-  const mailsTo = (address: string, subject: string) => sink.withSubject(address, subject);
+  beforeAll(() => ({ sink } = suite));
 
   /** The token of the `n`th (1-based) email of `subject` to `address`, once it arrived. */
   async function tokenIn(address: string, subject: string, n: number, page: string) {
@@ -61,19 +61,6 @@ describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required'
       [organisationId, userId],
     ) as Promise<Record<string, unknown>[]>;
   }
-
-  let accounts: AccountsApp;
-  beforeAll(async () => {
-    accounts = await startAccountsApp({
-      EMAIL_VERIFICATION: 'required',
-      // Sign-up signs in at once here, so these tests have unverified accounts to verify.
-      SIGN_UP_CONFIRMATION: 'instant',
-      RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '2',
-      RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
-    });
-    ({ t, sink } = accounts);
-  });
-  afterAll(() => accounts.close());
 
   it('sends a link at sign-up; the own organisation works at once; the link verifies once, audited', async () => {
     const signedUp = await http()

@@ -47,7 +47,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
 
   it('a wait held on instance A answers the decision made on instance B, without reading while it waits', async () => {
     const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
-    const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecord');
+    const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecords');
     try {
       const held = wait(a, id, 30).then((res) => res);
       await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');

@@ -123,6 +123,8 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       openedBy: { type: 'api_key', id: keyId, name: 'ci-runner' },
       risk: null,
       labels: [],
+      classifierLabels: [],
+      priority: 'normal',
     });
 
     const first = await http()

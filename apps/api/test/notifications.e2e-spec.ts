@@ -17,6 +17,7 @@ import {
 import { InterruptsService } from '../src/interrupts/interrupts.service';
 import { WebhookOutbox } from '../src/webhooks/webhook-outbox';
 import { linksOf, SmtpSink } from './support/smtp-sink';
+import { notificationSuite } from './support/notification-suite';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -40,45 +41,28 @@ async function drained(app: TestApp['app'], organisationId: string): Promise<voi
 }
 
 describe('notifications (issue 30): outbox, email over SMTP, preferences, digests, invitations', () => {
+  const suite = notificationSuite({
+    organisationName: 'Analytical Engines',
+    managers: ['Grace Hopper'],
+    env: {
+      MAIL_FROM: 'Interlock Review <review@interlock.test>',
+      NOTIFICATION_RETRY_SCHEDULE: '200ms,200ms',
+      DASHBOARD_URL: 'https://review.example.test/app',
+    },
+  });
+  const { http, db } = suite;
   let t: TestApp;
   let sink: SmtpSink;
   let owner: SignedUpOwner;
   let grace: JoinedMember;
   let key: string;
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
 
   beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock Review <review@interlock.test>',
-        NOTIFICATION_POLL_INTERVAL: '50ms',
-        NOTIFICATION_RETRY_SCHEDULE: '200ms,200ms',
-        DASHBOARD_URL: 'https://review.example.test/app',
-      },
-    });
-    owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: 'Analytical Engines',
-    });
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
-    const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    grace = await joinOrganisation(
-      t.app.getHttpServer(),
-      owner.cookie,
-      roles.manager,
-      'Grace Hopper',
-    );
+    ({ t, sink, owner, key } = suite);
+    grace = suite.managers['Grace Hopper'];
     // The invitation that brought Grace in was emailed; start each test from a clean sink.
     await sink.until(() => sink.to(grace.email).length === 1);
     sink.messages.length = 0;
-  });
-  afterAll(async () => {
-    await t.close();
-    await sink.stop();
   });
 
   const open = async (

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { hashPassword } from '../src/auth/password.util';
 import { PasswordsService } from '../src/users/passwords.service';
 import {
@@ -12,22 +11,25 @@ import {
   uniqueEmail,
 } from './support/factories';
 import { linkToken, SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import { ACCOUNTS_DASHBOARD, accountsSuite } from './support/accounts-suite';
+import { startTestApp, type TestApp } from './support/test-app';
 
-const DASHBOARD = 'https://review.example.test/app';
+const DASHBOARD = ACCOUNTS_DASHBOARD;
 const RESET_LINK_INVALID =
   'This password reset link is not valid: it was already used, it expired (links work for 30 minutes), or it is not one we sent. Ask for a new one.';
 const RESET_SUBJECT = 'Reset your Interlock password';
 const CHANGED_SUBJECT = 'Your Interlock password was changed';
 
 describe('passwords (SPEC §8f, issue 33): reset by email, change, hashing', () => {
+  const suite = accountsSuite({
+    // This file's many requests come from one address: the address limit has its own test.
+    RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
+  });
+  const { http, db, mailsTo } = suite;
   let t: TestApp;
   let sink: SmtpSink;
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
+  beforeAll(() => ({ t, sink } = suite));
   const settled = () => t.app.get(PasswordsService).settled();
-
-  const mailsTo = (address: string, subject: string) => sink.withSubject(address, subject);
 
   /** The token of the newest reset email to `address`, from its text and its HTML alike. */
   function tokenOf(address: string): string {
@@ -54,24 +56,6 @@ describe('passwords (SPEC §8f, issue 33): reset by email, change, hashing', () 
       [organisationId, userId],
     ) as Promise<Record<string, unknown>[]>;
   }
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-        DASHBOARD_URL: DASHBOARD,
-        // This file's many requests come from one address: the address limit has its own test.
-        RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
-      },
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await sink.stop();
-  });
 
   it('resets by an emailed single-use link: every session ends, the old password stops working, audited in every organisation', async () => {
     const ada = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });

@@ -1,10 +1,7 @@
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { SignUpLinkSeal } from '../src/auth/sign-up-link.util';
 import { createApiKey, sessionCookieOf, uniqueEmail } from './support/factories';
 import { linkToken, type ReceivedMail, SmtpSink } from './support/smtp-sink';
-import type { TestApp } from './support/test-app';
-import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
+import { ACCOUNTS_DASHBOARD, accountsSuite } from './support/accounts-suite';
 
 const DASHBOARD = ACCOUNTS_DASHBOARD;
 const PEPPER = 'test-pepper-0123456789-0123456789-0123456789';
@@ -19,11 +16,15 @@ const signUpToken = (mail: ReceivedMail) =>
   linkToken(mail, DASHBOARD, 'complete-sign-up', '[A-Za-z0-9_-]{44,}');
 
 describe('sign-up without enumeration (SPEC §8f, issue 33), SIGN_UP_CONFIRMATION=link', () => {
-  let t: TestApp;
+  const suite = accountsSuite({
+    API_KEY_PEPPER: PEPPER,
+    // EMAIL_VERIFICATION=required makes SIGN_UP_CONFIRMATION default to link.
+    EMAIL_VERIFICATION: 'required',
+    RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '2',
+  });
+  const { server, http, db } = suite;
   let sink: SmtpSink;
-  const server = () => t.app.getHttpServer();
-  const http = () => request(server());
-  const db = () => t.app.get(DataSource);
+  beforeAll(() => ({ sink } = suite));
 
   const form = (email: string, overrides: Record<string, string> = {}) => ({
     email,
@@ -42,18 +43,6 @@ describe('sign-up without enumeration (SPEC §8f, issue 33), SIGN_UP_CONFIRMATIO
     await sink.until(() => sink.withSubject(address, subject).length > 0);
     return sink.withSubject(address, subject)[0];
   }
-
-  let accounts: AccountsApp;
-  beforeAll(async () => {
-    accounts = await startAccountsApp({
-      API_KEY_PEPPER: PEPPER,
-      // EMAIL_VERIFICATION=required makes SIGN_UP_CONFIRMATION default to link.
-      EMAIL_VERIFICATION: 'required',
-      RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '2',
-    });
-    ({ t, sink } = accounts);
-  });
-  afterAll(() => accounts.close());
 
   it('answers a taken address exactly as a new one; the emails say what happened', async () => {
     // The taken address: an account made where sign-up signed in at once (an earlier setting).

@@ -201,7 +201,13 @@ export interface AuditEventCatalogue {
   };
   'interrupt.created': {
     target: 'interrupt';
-    metadata: { externalId: string | null; actionRequests: string[] };
+    /** `priority` and `labels` (the agent's) when the agent gave them (SPEC §8e routing at creation). */
+    metadata: {
+      externalId: string | null;
+      actionRequests: string[];
+      priority?: 'low' | 'normal' | 'high' | 'urgent';
+      labels?: string[];
+    };
   };
   'interrupt.decided': {
     target: 'interrupt';

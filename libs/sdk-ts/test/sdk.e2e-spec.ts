@@ -97,6 +97,42 @@ describe('interrupts', () => {
     );
   });
 
+  it('routes an interrupt as it opens: priority, assignee by email or team name, labels', async () => {
+    const email = process.env.INTERLOCK_TEST_MEMBER_EMAIL as string;
+    const created = await client.interrupts.create({
+      title: 'Refund order 881?',
+      actionRequests: [{ name: 'refund' }],
+      priority: 'urgent',
+      assignTo: { email: email.toUpperCase() },
+      labels: ['billing', 'eu', 'billing'],
+    });
+    expect(created).toMatchObject({
+      priority: 'urgent',
+      assignee: { type: 'member', id: process.env.INTERLOCK_TEST_MEMBER_ID },
+      labels: ['billing', 'eu'],
+      classifierLabels: [],
+    });
+    const toTeam = await client.interrupts.create({
+      title: 'Refund order 882?',
+      actionRequests: [{ name: 'refund' }],
+      assignTo: { teamName: 'Reviewers' },
+    });
+    expect(toTeam).toMatchObject({
+      priority: 'normal',
+      assignee: { type: 'team', name: 'Reviewers' },
+      labels: [],
+    });
+    const error = await failure(
+      client.interrupts.create({
+        title: 'Refund order 883?',
+        actionRequests: [{ name: 'refund' }],
+        assignTo: { teamName: 'No such team here' },
+      }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.message).toBe('assignTo: no such team in this organisation');
+  });
+
   it("lists by every filter keys may use, openedBy: 'me' giving exactly this key's", async () => {
     const externalId = runTag('filters-');
     const other = await createKey(runTag('sdk-other-'));

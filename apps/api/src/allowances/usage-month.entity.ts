@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * An organisation's metered use in one UTC calendar month: the interrupt messages counter,
@@ -15,8 +16,7 @@ export class UsageMonthEntity {
   @PrimaryColumn('date')
   month!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('integer', { default: 0 })

@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * A person's sign-in session (the `session` cookie) — not an agent's Live View session. It
@@ -24,8 +17,7 @@ export class SignInSessionEntity {
   @Column('uuid')
   userId!: string;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @References(() => UserEntity, 'user_id')
   user?: UserEntity;
 
   @Column('text')

@@ -1,15 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { ClassificationRuleEntity } from './classification-rule.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /**
  * One rule matching one action request (SPEC §8d, statistics): written with the interrupt, and —
@@ -33,21 +25,13 @@ export class ClassificationMatchEntity {
   @Column('uuid')
   ruleId!: string;
 
-  @ManyToOne(() => ClassificationRuleEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'rule_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => ClassificationRuleEntity, 'rule_id')
   rule?: ClassificationRuleEntity;
 
   @Column('uuid')
   interruptId!: string;
 
-  @ManyToOne(() => InterruptEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'interrupt_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => InterruptEntity, 'interrupt_id')
   interrupt?: InterruptEntity;
 
   @Column('text')

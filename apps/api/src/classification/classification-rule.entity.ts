@@ -1,14 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import type { RuleMatch, RuleMode, RuleOrigin, RuleOutcome, RulePause } from './rule-engine';
+import { References } from '../database/references.decorator';
 
 /** One of an organisation's classification rules (SPEC §8d); argus reads them through RuleCache. */
 @Entity({ name: 'classification_rules' })
@@ -21,8 +14,7 @@ export class ClassificationRuleEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')

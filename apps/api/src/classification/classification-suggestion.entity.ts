@@ -1,15 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { ClassificationRuleEntity } from './classification-rule.entity';
+import { References, ReferencesInOrganisation } from '../database/references.decorator';
 
 /**
  * What a person said of one suggestion (SPEC §8d, suggestions): dismissed — never suggested
@@ -34,8 +26,7 @@ export class ClassificationSuggestionEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('uuid')
@@ -55,11 +46,7 @@ export class ClassificationSuggestionEntity {
   @Column('uuid', { nullable: true })
   ruleId!: string | null;
 
-  @ManyToOne(() => ClassificationRuleEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'rule_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => ClassificationRuleEntity, 'rule_id')
   rule?: ClassificationRuleEntity;
 
   /** The member who applied or dismissed it, and their name at the time. */

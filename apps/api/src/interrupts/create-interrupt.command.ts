@@ -1,7 +1,7 @@
 import type { ApiKeyActor } from '@interlock/domain';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import type { Decision } from './interrupt-decision.entity';
-import type { OnTimeout } from './interrupt.entity';
+import type { OnTimeout, Priority } from './interrupt.entity';
 
 /** One action the agent wants reviewed, as the agent gave it (the service fills in the rest). */
 export interface NewActionRequest {
@@ -27,6 +27,20 @@ export interface NewInterrupt {
   onTimeout?: OnTimeout;
   /** Where to POST the result when the interrupt leaves open (SPEC §8e). */
   resumeUrl?: string;
+  /** How urgent it is (default normal). */
+  priority?: Priority;
+  /** Whom to assign it to as it opens: exactly one of the four (the DTO checks it). */
+  assignTo?: NewAssignee;
+  /** The agent's labels (bounded and checked by the DTO; repeated ones count once). */
+  labels?: string[];
+}
+
+/** An assignee named at creation (SPEC §8e): a member by id or email, a team by id or name. */
+export interface NewAssignee {
+  memberId?: string;
+  email?: string;
+  teamId?: string;
+  teamName?: string;
 }
 
 /**

@@ -34,7 +34,8 @@ export const INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
   i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  i.opened_by_key_id, i.opened_by_key_name, i.risk, i.risk_labels, ${DECISIONS_JSON} AS decisions, ${APPROVALS_JSON} AS approvals`;
+  i.opened_by_key_id, i.opened_by_key_name, i.risk, i.risk_labels, i.priority, i.agent_labels,
+  ${DECISIONS_JSON} AS decisions, ${APPROVALS_JSON} AS approvals`;
 
 /** The row keeps its record as this renderer renders it (interrupt-record.ts). */
 const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { InterruptEntity } from './interrupt.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /**
  * A member's approval of an action that needs several (SPEC §8e, `requiredApprovals` above 1).
@@ -21,11 +22,7 @@ export class InterruptApprovalEntity {
   @PrimaryColumn('uuid')
   memberId!: string;
 
-  @ManyToOne(() => InterruptEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'interrupt_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => InterruptEntity, 'interrupt_id')
   interrupt?: InterruptEntity;
 
   /** The member's name at the time. */

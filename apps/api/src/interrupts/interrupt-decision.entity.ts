@@ -1,15 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { DECISIONS, type Decision, type DeciderType } from '@interlock/domain';
 import { InterruptEntity } from './interrupt.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 // The decisions are the domain's (libs/domain); re-exported for the modules that read them here.
 export { DECISIONS, type Decision };
@@ -43,11 +35,7 @@ export class InterruptDecisionEntity {
   @Column('uuid')
   interruptId!: string;
 
-  @ManyToOne(() => InterruptEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'interrupt_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => InterruptEntity, 'interrupt_id')
   interrupt?: InterruptEntity;
 
   @Column('text')

@@ -1,7 +1,7 @@
 import { actionDigest } from './action-digest.util';
 import type { Decision } from './interrupt-decision.entity';
 import type { ResponseSchema } from '@interlock/domain';
-import type { InterruptStatus, OnTimeout } from './interrupt.entity';
+import type { InterruptStatus, OnTimeout, Priority } from './interrupt.entity';
 import type { Risk } from '../classification/rule-engine';
 import {
   type ActorType,
@@ -75,6 +75,8 @@ export interface InterruptRow {
   opened_by_key_name: string | null;
   risk: Risk | null;
   risk_labels: string[] | null;
+  priority: Priority;
+  agent_labels: string[] | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -102,8 +104,18 @@ export interface InterruptRow {
  * 6: `openedBy`, the key that opened it.
  * 7: `requiredApprovals`, `approverTeam` and `approvals` on each action request (several approvers).
  * 8: `risk` and `labels`, what the external classifier said (SPEC §8d).
+ * 9: `priority`; `labels` are the agent's then the classifier's, `classifierLabels` the latter (SPEC §8e).
  */
-export const RECORD_RENDER_VERSION = 8;
+export const RECORD_RENDER_VERSION = 9;
+
+/** The record's `labels` (SPEC §8e): the agent's, then the classifier's not already among them. */
+export function labelsOf(row: Pick<InterruptRow, 'agent_labels' | 'risk_labels'>): string[] {
+  const agent = row.agent_labels ?? [];
+  const classifier = row.risk_labels ?? [];
+  if (classifier.length === 0) return agent;
+  if (agent.length === 0) return classifier;
+  return [...new Set([...agent, ...classifier])];
+}
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -171,7 +183,9 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
         ? null
         : { type: 'api_key', id: row.opened_by_key_id, name: row.opened_by_key_name ?? '' },
     risk: row.risk,
-    labels: row.risk_labels ?? [],
+    labels: labelsOf(row),
+    classifierLabels: row.risk_labels ?? [],
+    priority: row.priority,
   };
 }
 

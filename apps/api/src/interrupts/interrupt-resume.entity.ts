@@ -1,14 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { InterruptEntity } from './interrupt.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 export const RESUME_STATUSES = ['waiting', 'pending', 'delivering', 'succeeded', 'failed'] as const;
 export type ResumeStatus = (typeof RESUME_STATUSES)[number];
@@ -33,11 +25,7 @@ export class InterruptResumeEntity {
   @PrimaryColumn('uuid')
   interruptId!: string;
 
-  @ManyToOne(() => InterruptEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'interrupt_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => InterruptEntity, 'interrupt_id')
   interrupt?: InterruptEntity;
 
   /** The URL and the signing secret, AES-256-GCM under a key derived from API_KEY_PEPPER. */

@@ -3,7 +3,9 @@ import { InProcessNotificationBus } from '../notifications/notification-bus';
 import {
   INTERRUPT_SETTLED_CHANNEL,
   InterruptWaits,
+  WAIT_READ_BATCH_MAX,
   WAIT_READS_AT_ONCE,
+  WaitReadBatches,
   waitJitterMaxMs,
 } from './interrupt-waits';
 
@@ -205,6 +207,86 @@ describe('InterruptWaits', () => {
       'first 2',
       'elapsed 3',
     ]);
+    expect(waits.readsQueued).toBe(0);
+  });
+});
+
+describe('WaitReadBatches', () => {
+  const OTHER = '00000000-0000-4000-8000-000000000002';
+  const idOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+  /** The batches' calls, each held until `release()`; ids above 9,000 are nobody's; OTHER's reads fail. */
+  function batches() {
+    const { waits } = setUp();
+    const calls: { organisationId: string; ids: readonly string[] }[] = [];
+    const gates: (() => void)[] = [];
+    const reads = new WaitReadBatches<string>(waits, async (organisationId, ids) => {
+      calls.push({ organisationId, ids });
+      await new Promise<void>((open) => gates.push(open));
+      if (organisationId === OTHER) throw new Error('the database is away');
+      return new Map(
+        ids.filter((id) => Number(id.slice(-12)) < 9_000).map((id) => [id, `row ${id.slice(-4)}`]),
+      );
+    });
+    const release = async () => {
+      while (gates.length > 0) {
+        gates.shift()?.();
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    return { waits, calls, reads, release };
+  }
+
+  it('reads one load alone at once, in a batch of one', async () => {
+    const { calls, reads, release } = batches();
+    const one = reads.load(ORG, idOf(7));
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([{ organisationId: ORG, ids: [idOf(7)] }]);
+    await release();
+    await expect(one).resolves.toBe('row 0007');
+  });
+
+  it('gathers the loads queued behind busy turns into batches of at most WAIT_READ_BATCH_MAX per organisation, settled ones first', async () => {
+    const { waits, calls, reads, release } = batches();
+    // Every turn taken: what comes now queues.
+    const gates: (() => void)[] = [];
+    const busy = Array.from({ length: WAIT_READS_AT_ONCE }, () =>
+      waits.read(() => new Promise<void>((open) => gates.push(open))),
+    );
+    const plain = Array.from({ length: 2 * WAIT_READ_BATCH_MAX }, (_, n) =>
+      reads.load(ORG, idOf(n)),
+    );
+    const settled = [reads.load(ORG, idOf(1_000), true), reads.load(ORG, idOf(9_001), true)];
+    const failing = reads.load(OTHER, idOf(3));
+    const outcomes = Promise.allSettled([...plain, ...settled, failing]);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([]);
+    gates.forEach((open) => open());
+    await Promise.all(busy);
+    await release();
+    const results = await outcomes;
+    // First batch: the two settled loads, then plain ones up to the cap, in one statement.
+    expect(calls[0]).toEqual({
+      organisationId: ORG,
+      ids: [
+        idOf(1_000),
+        idOf(9_001),
+        ...Array.from({ length: WAIT_READ_BATCH_MAX - 2 }, (_, n) => idOf(n)),
+      ],
+    });
+    expect(calls.every((call) => call.ids.length <= WAIT_READ_BATCH_MAX)).toBe(true);
+    expect(calls.filter((call) => call.organisationId === OTHER)).toEqual([
+      { organisationId: OTHER, ids: [idOf(3)] },
+    ]);
+    // Every load read once, each with its own row: none for an id nobody has, an error for OTHER only.
+    expect(calls.flatMap((call) => call.ids).length).toBe(2 * WAIT_READ_BATCH_MAX + 3);
+    expect(calls.length).toBe(4);
+    expect(
+      results.slice(0, plain.length).map((r) => (r.status === 'fulfilled' ? r.value : r.status)),
+    ).toEqual(Array.from({ length: plain.length }, (_, n) => `row ${String(n).padStart(4, '0')}`));
+    expect(results[plain.length]).toEqual({ status: 'fulfilled', value: 'row 1000' });
+    expect(results[plain.length + 1]).toEqual({ status: 'fulfilled', value: undefined });
+    expect(results[plain.length + 2]).toMatchObject({ status: 'rejected' });
     expect(waits.readsQueued).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import type { StoredActionRequest } from './interrupt-record';
+import { References } from '../database/references.decorator';
 
 export const INTERRUPT_STATUSES = ['open', 'answered', 'expired', 'withdrawn'] as const;
 export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
@@ -18,6 +19,10 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 /** What an interrupt's deadline does (SPEC §8e); `reject` is the default, the least permissive. */
 export const ON_TIMEOUT = ['reject', 'approve', 'escalate'] as const;
 export type OnTimeout = (typeof ON_TIMEOUT)[number];
+
+/** How urgent an interrupt is (SPEC §8e), least first; `normal` unless its agent or a rule says otherwise. */
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
 
 /** A human-review request an agent opened (SPEC §5). `open` until every action has a decision. */
 @Entity({ name: 'interrupts' })
@@ -48,6 +53,7 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 @Index('interrupts_organisation_status_deadline_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 @Check('interrupts_risk_check', `"risk" IN ('low', 'medium', 'high', 'critical')`)
+@Check('interrupts_priority_check', `"priority" IN ('low', 'normal', 'high', 'urgent')`)
 export class InterruptEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;
@@ -55,8 +61,7 @@ export class InterruptEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')
@@ -102,6 +107,14 @@ export class InterruptEntity {
   /** The labels the external classifier gave the actions, each once, in the order first given. */
   @Column('text', { array: true, nullable: true })
   riskLabels!: string[] | null;
+
+  /** How urgent it is (SPEC §8e): set by its agent at creation, a rule's route, or a member since. */
+  @Column('text', { default: 'normal' })
+  priority!: Priority;
+
+  /** The labels its agent gave it at creation, each once, in order; null for none (SPEC §8e). */
+  @Column('text', { array: true, nullable: true })
+  agentLabels!: string[] | null;
 
   /** The assignee as named when assigned (members and teams can be renamed or removed later). */
   @Column('text', { nullable: true })

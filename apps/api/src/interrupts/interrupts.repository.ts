@@ -28,7 +28,7 @@ import {
   toInterruptResponse,
 } from './interrupt-record';
 import type { InterruptResponse } from './dto/interrupt.response';
-import type { InterruptStatus, OnTimeout } from './interrupt.entity';
+import type { InterruptStatus, OnTimeout, Priority } from './interrupt.entity';
 import type { Risk } from '../classification/rule-engine';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
@@ -103,6 +103,12 @@ export interface NewInterrupt {
   /** What the external classifier said (SPEC §8d): the highest risk, the labels; null when nothing. */
   risk: Risk | null;
   riskLabels: string[] | null;
+  /** How urgent it is (SPEC §8e). */
+  priority: Priority;
+  /** The agent's labels, each once; null for none. */
+  agentLabels: string[] | null;
+  /** Assigned as it opens (its agent's `assignTo`), named as now; null for nobody. */
+  assignee: { type: 'member' | 'team'; id: string; name: string } | null;
   /** The title's folded words, for the title search. */
   titleWords: string[];
   /** The deadline, in seconds from now (the database's now), and what it does; null for none. */
@@ -183,9 +189,10 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupts AS i
          (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
-          title_search, expires_at, on_timeout, opened_by_key_name, risk, risk_labels)
+          title_search, expires_at, on_timeout, opened_by_key_name, risk, risk_labels, priority, agent_labels,
+          assignee_type, assignee_id, assignee_name)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]),
-               now() + $11::integer * interval '1 second', $12, $13, $14, $15)
+               now() + $11::integer * interval '1 second', $12, $13, $14, $15, $16, $17, $18, $19, $20)
        RETURNING ${INTERRUPT_COLUMNS}`,
       [
         organisationId,
@@ -203,6 +210,11 @@ export class InterruptsRepository {
         interrupt.openedByKeyName,
         interrupt.risk,
         interrupt.riskLabels,
+        interrupt.priority,
+        interrupt.agentLabels,
+        interrupt.assignee?.type ?? null,
+        interrupt.assignee?.id ?? null,
+        interrupt.assignee?.name ?? null,
       ],
     );
     return row;
@@ -255,6 +267,26 @@ export class InterruptsRepository {
       [organisationId, id, RECORD_RENDER_VERSION],
     );
     return row;
+  }
+
+  /** `readRecord` of several interrupts of one organisation in one statement, by id (absent: not the organisation's). */
+  async readRecords(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, { status: InterruptStatus; record_json: string | null }>> {
+    const rows = await queryRows<{
+      id: string;
+      status: InterruptStatus;
+      record_json: string | null;
+    }>(
+      db,
+      `SELECT i.id, i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids, RECORD_RENDER_VERSION],
+    );
+    return new Map(
+      rows.map((row) => [row.id, { status: row.status, record_json: row.record_json }]),
+    );
   }
 
   /**

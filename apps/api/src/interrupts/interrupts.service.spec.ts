@@ -55,6 +55,8 @@ const row: InterruptRow = {
   opened_by_key_name: null,
   risk: null,
   risk_labels: null,
+  priority: 'normal',
+  agent_labels: null,
   decisions: [],
 };
 const body: NewInterrupt = {

@@ -15,7 +15,7 @@ import {
   withoutDecisions,
 } from '../classification/argus-pipeline';
 import type { Queryable } from '../database/query-rows.util';
-import { lockCurrentMember } from '../members/memberships.repository';
+import { lockCurrentMember, lockCurrentMemberByEmail } from '../members/memberships.repository';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -51,6 +51,7 @@ import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import type {
   CreateInterruptCommand,
   NewActionRequest,
+  NewAssignee,
   NewInterrupt,
 } from './create-interrupt.command';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
@@ -71,7 +72,7 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
-import { InterruptWaits } from './interrupt-waits';
+import { InterruptWaits, WaitReadBatches } from './interrupt-waits';
 import {
   argusClassificationChannel,
   type ArgusClassificationRecord,
@@ -147,6 +148,11 @@ function storedActionRequest(a: NewActionRequest, n: number): StoredActionReques
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
   private readonly reads: PreparedReads;
+  /** The records held waits read, in batches (a herd's reads, SPEC §8e). */
+  private readonly waitRecords: WaitReadBatches<{
+    status: InterruptStatus;
+    record_json: string | null;
+  }>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -166,6 +172,9 @@ export class InterruptsService {
   ) {
     this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
     this.reads = reads ?? new PreparedReads(dataSource, false);
+    this.waitRecords = new WaitReadBatches(waits, (organisationId, ids) =>
+      this.interrupts.readRecords(this.reads, organisationId, ids),
+    );
   }
 
   /**
@@ -186,6 +195,8 @@ export class InterruptsService {
       storedActionRequest(a, n),
     );
     const titleWords = searchWords(body.title);
+    // Repeated labels count once, in the order first given (SPEC §8e).
+    const agentLabels = [...new Set(body.labels ?? [])];
     const plan = await this.argus.plan(
       organisationId,
       actionRequests.map((a) => ({
@@ -208,6 +219,10 @@ export class InterruptsService {
         if (body.sessionId !== undefined && body.sessionId !== null)
           await this.sessions.lockForLink(tx, organisationId, body.sessionId);
         const deadline = await this.deadlineOf(tx, organisationId, body);
+        const assignee =
+          body.assignTo === undefined
+            ? null
+            : await this.resolveAssignTo(tx, organisationId, body.assignTo);
         await this.resolveApproverTeams(tx, organisationId, body.actionRequests, actionRequests);
         if (plan.ok) await this.applyArgusQuorum(tx, organisationId, plan.actions, actionRequests);
         const id = randomUUID();
@@ -225,6 +240,9 @@ export class InterruptsService {
           deadline,
           risk: plan.ok ? plan.risk : null,
           riskLabels: plan.ok && plan.labels.length > 0 ? plan.labels : null,
+          priority: body.priority ?? 'normal',
+          agentLabels: agentLabels.length > 0 ? agentLabels : null,
+          assignee,
         });
         if (resume !== undefined)
           await this.resumes.keep(tx, organisationId, id, {
@@ -256,6 +274,9 @@ export class InterruptsService {
         // The webhook events (usually one probe: no webhook) before the locks below.
         await this.outbox.write(tx, organisationId, [
           { type: 'interrupt.created', subjectId: id, data: created },
+          ...(assignee === null
+            ? []
+            : [{ type: 'interrupt.assigned' as const, subjectId: id, data: created }]),
           ...(applied === null
             ? []
             : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
@@ -272,10 +293,30 @@ export class InterruptsService {
           metadata: {
             externalId: body.externalId ?? null,
             actionRequests: actionRequests.map((a) => a.name),
+            // Routing the agent asked for (SPEC §8e), only when it did: the (S) shape otherwise.
+            ...(body.priority === undefined ? {} : { priority: body.priority }),
+            ...(body.labels === undefined ? {} : { labels: agentLabels }),
           },
           ipAddress: ip,
         });
         const target = { type: 'interrupt' as const, id, name: body.title };
+        // Assigned by its agent as it opened: audited as a member's assignment is, by the key.
+        if (assignee !== null)
+          await writeAuditEntry(tx, {
+            organisationId,
+            action: 'interrupt.assigned',
+            actor,
+            target,
+            metadata: {
+              assigneeType: assignee.type,
+              assigneeId: assignee.id,
+              assigneeName: assignee.name,
+              previousAssigneeType: null,
+              previousAssigneeId: null,
+              previousAssigneeName: null,
+            },
+            ipAddress: ip,
+          });
         if (!plan.ok) {
           await writeAuditEntry(tx, {
             organisationId,
@@ -313,10 +354,33 @@ export class InterruptsService {
   }
 
   /**
-   * The deadline an interrupt opens with (SPEC §8e): its `timeoutSeconds`, or the organisation's
-   * default; within the organisation's maximum; `onTimeout: approve` only where the organisation
-   * allows it. Each refusal is a 400 naming the parameter (checked before the allowance).
+   * Whom the agent assigns a new interrupt to (SPEC §8e `assignTo`): a current member (by id or
+   * email) or a team (by id or name) of the organisation, locked against removal until the
+   * commit, named as now; 400 when there is none.
    */
+  private async resolveAssignTo(
+    tx: Queryable,
+    organisationId: string,
+    to: NewAssignee,
+  ): Promise<{ type: 'member' | 'team'; id: string; name: string }> {
+    if (to.teamId !== undefined || to.teamName !== undefined) {
+      const team =
+        to.teamId !== undefined
+          ? await this.teams.findTeam(tx, organisationId, to.teamId)
+          : await this.teams.findTeamByName(tx, organisationId, to.teamName as string);
+      if (team === undefined)
+        throw new DomainError('VALIDATION_FAILED', 'assignTo: no such team in this organisation');
+      return { type: 'team', id: team.id, name: team.name };
+    }
+    const member =
+      to.memberId !== undefined
+        ? await lockCurrentMember(tx, organisationId, to.memberId)
+        : await lockCurrentMemberByEmail(tx, organisationId, to.email as string);
+    if (member === undefined)
+      throw new DomainError('VALIDATION_FAILED', 'assignTo: no such member in this organisation');
+    return { type: 'member', id: member.id, name: member.name };
+  }
+
   /**
    * Each action's approver team (SPEC §8e), named by id or name, checked against the organisation
    * and its size, stored as `{id, name}` in the action; locked against removal until the commit.
@@ -392,6 +456,11 @@ export class InterruptsService {
     }
   }
 
+  /**
+   * The deadline an interrupt opens with (SPEC §8e): its `timeoutSeconds`, or the organisation's
+   * default; within the organisation's maximum; `onTimeout: approve` only where the organisation
+   * allows it. Each refusal is a 400 naming the parameter (checked before the allowance).
+   */
   private async deadlineOf(
     tx: Queryable,
     organisationId: string,
@@ -659,11 +728,10 @@ export class InterruptsService {
       let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
       try {
         // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
-        read = await this.waits.read(() =>
+        read =
           include.size > 0
-            ? this.readDetail(organisationId, id, include)
-            : this.readAnswer(organisationId, id),
-        );
+            ? await this.waits.read(() => this.readDetail(organisationId, id, include))
+            : await this.waitAnswer(organisationId, id, false);
       } catch (error) {
         budget?.spend();
         throw error;
@@ -686,13 +754,33 @@ export class InterruptsService {
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      return await this.waits.read(
-        () => this.getAnswer(organisationId, id, include),
-        outcome === 'settled',
-      );
+      const settled = outcome === 'settled';
+      if (include.size > 0)
+        return await this.waits.read(() => this.get(organisationId, id, include), settled);
+      return (await this.waitAnswer(organisationId, id, settled)).answer;
     } finally {
       wait.release();
     }
+  }
+
+  /**
+   * `readAnswer` for a held wait: the kept record is read in a batch with the other waits' (a herd
+   * of them ending together costs a few statements, WaitReadBatches); a record not kept is read
+   * as `get` reads it, in its turn.
+   */
+  private async waitAnswer(
+    organisationId: string,
+    id: string,
+    settled: boolean,
+  ): ReturnType<InterruptsService['readAnswer']> {
+    const kept = await this.waitRecords.load(organisationId, id, settled);
+    if (kept === undefined) throw DomainError.of('NOT_FOUND');
+    if (kept.record_json === null)
+      return {
+        status: kept.status,
+        answer: await this.waits.read(() => this.get(organisationId, id), settled),
+      };
+    return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
   private async readDetail(

@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { RoleEntity } from '../roles/role.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /** An invitation to join an organisation. Only the SHA-256 of its token is stored. */
 @Entity({ name: 'invitations' })
@@ -26,11 +19,7 @@ export class InvitationEntity {
   @Column('uuid')
   roleId!: string;
 
-  @ManyToOne(() => RoleEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'role_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => RoleEntity, 'role_id')
   role?: RoleEntity;
 
   @Column('text')

@@ -1,16 +1,8 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { RoleEntity } from '../roles/role.entity';
 import { UserEntity } from '../users/user.entity';
+import { References, ReferencesInOrganisation } from '../database/references.decorator';
 
 /**
  * A user's membership of an organisation, with its role. Removing a member ends the
@@ -29,23 +21,17 @@ export class MembershipEntity {
   @PrimaryColumn('uuid')
   userId!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'user_id' })
+  @References(() => UserEntity, 'user_id', { onDelete: 'RESTRICT' })
   user?: UserEntity;
 
   /** The role while the membership is current; null once it ended. */
   @Column('uuid', { nullable: true })
   roleId!: string | null;
 
-  @ManyToOne(() => RoleEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'role_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => RoleEntity, 'role_id', { onDelete: 'RESTRICT' })
   role?: RoleEntity;
 
   @CreateDateColumn({ type: 'timestamptz' })

@@ -2,7 +2,7 @@ import type { BuiltInRoleKey, Plan } from '@interlock/domain';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 import { joinOrganisations } from '../organisation/organisations.repository';
 import { joinRoles } from '../roles/roles.repository';
-import { joinUsers } from '../users/users.repository';
+import { joinUsers, normaliseEmail } from '../users/users.repository';
 
 /**
  * The `memberships` table's one owner: a user's membership of an organisation, with its role.
@@ -183,6 +183,25 @@ export async function lockCurrentMember(
       WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
         FOR KEY SHARE OF m`,
     [organisationId, userId],
+  );
+  return row;
+}
+
+/**
+ * `lockCurrentMember` by email address (stored lower-case: users.repository normalizeEmail);
+ * undefined when no current member of the organisation has it.
+ */
+export async function lockCurrentMemberByEmail(
+  db: Queryable,
+  organisationId: string,
+  email: string,
+): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await queryRows<{ id: string; name: string }>(
+    db,
+    `SELECT u.id, u.name FROM memberships m ${joinUsers('u', 'm.user_id')}
+      WHERE m.organisation_id = $1 AND u.email = $2 AND m.left_at IS NULL
+        FOR KEY SHARE OF m`,
+    [organisationId, normaliseEmail(email)],
   );
   return row;
 }

@@ -178,7 +178,8 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
     })),
     createdAt: interrupt.createdAt,
     risk: interrupt.risk ?? null,
-    labels: (interrupt.labels ?? []).slice(0, NOTICE_LABELS),
+    // The classifier's labels (SPEC §8h); a record rendered before `classifierLabels` had only those as `labels`.
+    labels: (interrupt.classifierLabels ?? interrupt.labels ?? []).slice(0, NOTICE_LABELS),
     ...(withdrawn
       ? {
           withdrawnBy:

@@ -3,13 +3,13 @@ import {
   CreateDateColumn,
   Entity,
   JoinColumn,
-  ManyToOne,
   OneToOne,
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { MembershipEntity } from '../members/membership.entity';
+import { References, ReferencesInOrganisation } from '../database/references.decorator';
 
 /** An organisation's notification defaults (per kind and channel) and its action-link policy. */
 @Entity({ name: 'notification_settings' })
@@ -42,11 +42,7 @@ export class NotificationMemberSettingsEntity {
   @PrimaryColumn('uuid')
   userId!: string;
 
-  @ManyToOne(() => MembershipEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'user_id', referencedColumnName: 'userId' },
-  ])
+  @ReferencesInOrganisation(() => MembershipEntity, 'user_id', { referenced: 'userId' })
   membership?: MembershipEntity;
 
   @Column('jsonb', { default: {} })
@@ -72,8 +68,7 @@ export class NotificationActionLinkUseEntity {
   @PrimaryColumn('uuid')
   nonce!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('uuid')

@@ -1,14 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { References } from '../database/references.decorator';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sending', 'sent', 'logged', 'failed'] as const;
 /** `logged`: email is off (no SMTP_URL): not sent (outside production, written to a file in MAIL_DIR). */
@@ -37,8 +29,7 @@ export class NotificationEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   /** The member's user id; null for someone who is not a member yet (an invitation). */

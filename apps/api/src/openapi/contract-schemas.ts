@@ -8,6 +8,7 @@ import {
   RULE_LIMITS,
 } from '../classification/rule-engine';
 import { NOT_BLANK_PATTERN, NUL_FREE_PATTERN } from '../http/text-patterns';
+import { LABEL_PATTERN } from '../interrupts/dto/create-interrupt.dto';
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -114,6 +115,26 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
     minProperties: 1,
     maxProperties: 1,
   };
+
+  // Routing at creation (SPEC §8e): assignTo names exactly one of its four fields (said as for
+  // the approver team), and each label is a named string, so that the generators do not number
+  // it against the rules' `labels`.
+  const create = schemas.CreateInterruptDto as { properties: Record<string, Schema> };
+  schemas.AssignToDto = {
+    ...schemas.AssignToDto,
+    description:
+      'Whom to assign the interrupt to as it opens: a member by memberId or email, or a team by teamId or teamName — exactly one.',
+    minProperties: 1,
+    maxProperties: 1,
+  };
+  schemas.InterruptLabel = {
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    pattern: LABEL_PATTERN.source,
+    description: 'A label: 1 to 50 ASCII letters, digits and _ . : / + - (no spaces).',
+  };
+  create.properties.labels = { ...create.properties.labels, items: ref('InterruptLabel') };
 
   // Who decided: a union told apart by `type` (the SDK generators drop the discriminator, and
   // the variants' required fields tell them apart as well).

@@ -29,6 +29,7 @@ const RENDERINGS = [
       6: '8310079a7ccf6c61',
       7: '1015272186aa02aa',
       8: '83d69103fba92f44',
+      9: 'e6ea14beb2769948',
     } as Record<number, string>,
   },
   {

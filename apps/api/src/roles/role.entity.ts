@@ -1,14 +1,7 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { BuiltInRoleKey, Permission } from '@interlock/domain';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { References } from '../database/references.decorator';
 
 @Entity({ name: 'roles' })
 @Index('roles_organisation_name_key', ['organisationId', 'name'], { unique: true })
@@ -19,8 +12,7 @@ export class RoleEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')

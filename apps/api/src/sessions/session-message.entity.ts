@@ -1,14 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { SessionEntity } from './session.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 export const MESSAGE_ROLES = ['agent', 'user', 'tool', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -28,11 +20,7 @@ export class SessionMessageEntity {
   @PrimaryColumn('integer')
   seq!: number;
 
-  @ManyToOne(() => SessionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'session_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => SessionEntity, 'session_id')
   session?: SessionEntity;
 
   @Column('text')

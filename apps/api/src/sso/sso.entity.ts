@@ -4,12 +4,12 @@ import {
   Entity,
   Index,
   JoinColumn,
-  ManyToOne,
   OneToOne,
   PrimaryColumn,
 } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { UserEntity } from '../users/user.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * An organisation's OpenID Connect provider (SPEC §8f, issue 33 §3): at most one. The client
@@ -77,9 +77,7 @@ export class SsoIdentityEntity {
   @PrimaryColumn('text', { primaryKeyConstraintName: 'sso_identities_pkey' })
   subject!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'organisation_id',
+  @References(() => OrganisationEntity, 'organisation_id', {
     foreignKeyConstraintName: 'sso_identities_organisation_id_fkey',
   })
   organisation?: OrganisationEntity;
@@ -87,8 +85,9 @@ export class SsoIdentityEntity {
   @Column('uuid')
   userId!: string;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'sso_identities_user_id_fkey' })
+  @References(() => UserEntity, 'user_id', {
+    foreignKeyConstraintName: 'sso_identities_user_id_fkey',
+  })
   user?: UserEntity;
 
   @CreateDateColumn({ type: 'timestamptz' })

@@ -1,6 +1,7 @@
-import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { MembershipEntity } from '../members/membership.entity';
 import { TeamEntity } from './team.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 @Entity({ name: 'team_members' })
 @Index('team_members_member_idx', ['organisationId', 'memberId'])
@@ -14,19 +15,11 @@ export class TeamMemberEntity {
   @PrimaryColumn('uuid')
   memberId!: string;
 
-  @ManyToOne(() => TeamEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'team_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => TeamEntity, 'team_id')
   team?: TeamEntity;
 
   /** The member's user id; removing the member deletes these rows with the membership's end. */
-  @ManyToOne(() => MembershipEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'member_id', referencedColumnName: 'userId' },
-  ])
+  @ReferencesInOrganisation(() => MembershipEntity, 'member_id', { referenced: 'userId' })
   member?: MembershipEntity;
 
   @CreateDateColumn({ type: 'timestamptz' })

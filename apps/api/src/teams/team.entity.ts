@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { References } from '../database/references.decorator';
 
 @Entity({ name: 'teams' })
 @Index('teams_organisation_name_key', ['organisationId', 'name'], { unique: true })
@@ -18,8 +11,7 @@ export class TeamEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')

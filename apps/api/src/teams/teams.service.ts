@@ -57,6 +57,15 @@ export class TeamsService {
     return this.teams.lock(tx, organisationId, id, 'FOR KEY SHARE');
   }
 
+  /** `findTeam` by the team's name (exact). */
+  findTeamByName(
+    tx: Queryable,
+    organisationId: string,
+    name: string,
+  ): Promise<{ id: string; name: string } | undefined> {
+    return this.teams.lockByName(tx, organisationId, name, 'FOR KEY SHARE');
+  }
+
   /**
    * A team named by id or by name, with how many members it has, locked against removal until
    * the transaction ends; undefined when it is not the organisation's (an action's approvers).

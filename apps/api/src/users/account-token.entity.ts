@@ -1,14 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * A single-use token emailed to a person (SPEC §8f): a password reset, an email verification, an
@@ -31,8 +23,7 @@ export class AccountTokenEntity {
   @Column('uuid')
   userId!: string;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @References(() => UserEntity, 'user_id')
   user?: UserEntity;
 
   @Column('text')

@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  ManyToOne,
-  OneToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * A person's TOTP second factor (SPEC §8f): the secret sealed under the server secret (bound to
@@ -46,8 +39,9 @@ export class UserRecoveryCodeEntity {
   @PrimaryColumn('text', { primaryKeyConstraintName: 'user_recovery_codes_pkey' })
   codeHash!: string;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'user_recovery_codes_user_id_fkey' })
+  @References(() => UserEntity, 'user_id', {
+    foreignKeyConstraintName: 'user_recovery_codes_user_id_fkey',
+  })
   user?: UserEntity;
 
   @Column('timestamptz', { nullable: true })

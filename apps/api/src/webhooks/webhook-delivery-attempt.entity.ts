@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /** One attempt of a delivery, kept to be listed (SPEC §8a). */
 @Entity({ name: 'webhook_delivery_attempts' })
@@ -13,11 +14,7 @@ export class WebhookDeliveryAttemptEntity {
   @PrimaryColumn('integer')
   number!: number;
 
-  @ManyToOne(() => WebhookDeliveryEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'delivery_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => WebhookDeliveryEntity, 'delivery_id')
   delivery?: WebhookDeliveryEntity;
 
   @Column('timestamp with time zone', { precision: 3 })

@@ -1,15 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Generated,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
 import { WebhookEventEntity } from './webhook-event.entity';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -45,11 +36,7 @@ export class WebhookDeliveryEntity {
   @Column('uuid')
   eventId!: string;
 
-  @ManyToOne(() => WebhookEventEntity, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'event_id', referencedColumnName: 'id' },
-  ])
+  @ReferencesInOrganisation(() => WebhookEventEntity, 'event_id')
   event?: WebhookEventEntity;
 
   @Column('text')

@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { References } from '../database/references.decorator';
 
 /**
  * An endpoint that receives the organisation's events (SPEC §8a). The signing secrets are kept
@@ -22,8 +15,7 @@ export class WebhookEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
+  @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 
   @Column('text')

@@ -327,6 +327,28 @@ export type ArgusDecidedBy = {
 export type AssignInterruptDto = AssignToMember | AssignToTeam;
 
 /**
+ * Whom to assign the interrupt to as it opens: a member by memberId or email, or a team by teamId or teamName — exactly one.
+ */
+export type AssignToDto = {
+    /**
+     * A member of the organisation, by email address.
+     */
+    email?: string;
+    /**
+     * A member of the organisation, by id.
+     */
+    memberId?: string;
+    /**
+     * A team of the organisation, by id.
+     */
+    teamId?: string;
+    /**
+     * A team of the organisation, by name.
+     */
+    teamName?: string;
+};
+
+/**
  * Assign to a member of the organisation.
  */
 export type AssignToMember = {
@@ -732,16 +754,28 @@ export type CreateClassificationRuleDto = {
 
 export type CreateInterruptDto = {
     actionRequests: Array<ActionRequestDto>;
+    /**
+     * Assign it as it opens: exactly one of memberId, email (a member), teamId or teamName (a team) of the organisation. Audited as interrupt.assigned by the key, with the effects of a member assigning it (notifications, a team escalation policy).
+     */
+    assignTo?: AssignToDto;
     description?: string;
     /**
      * The agent's own id for this request.
      */
     externalId?: string;
+    /**
+     * Up to 10 labels, each 1 to 50 ASCII letters, digits and _ . : / + - (no spaces); repeated ones count once. The record's labels are these, then the external classifier's.
+     */
+    labels?: Array<InterruptLabel>;
     metadata?: JsonObject;
     /**
      * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
      */
     onTimeout?: OnTimeout;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
+     */
+    priority?: Priority;
     /**
      * When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
      */
@@ -1319,6 +1353,10 @@ export type InterruptDetailResponse = {
     argus?: Array<InterruptHistoryEntry>;
     assignee: Assignee | null;
     /**
+     * The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+     */
+    classifierLabels?: Array<string>;
+    /**
      * When it expired or was withdrawn.
      */
     closedAt?: string | null;
@@ -1349,7 +1387,7 @@ export type InterruptDetailResponse = {
     history?: Array<InterruptHistoryEntry>;
     id: string;
     /**
-     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     * Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
      */
     labels?: Array<string>;
     metadata: {
@@ -1363,6 +1401,10 @@ export type InterruptDetailResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
+     */
+    priority?: Priority;
     /**
      * With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.
      */
@@ -1468,6 +1510,11 @@ export type InterruptHistoryEntry = {
     summary: string;
 };
 
+/**
+ * A label: 1 to 50 ASCII letters, digits and _ . : / + - (no spaces).
+ */
+export type InterruptLabel = string;
+
 export type InterruptListResponse = {
     /**
      * Newest first.
@@ -1504,6 +1551,10 @@ export type InterruptResponse = {
     answeredAt: string | null;
     assignee: Assignee | null;
     /**
+     * The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+     */
+    classifierLabels?: Array<string>;
+    /**
      * When it expired or was withdrawn.
      */
     closedAt?: string | null;
@@ -1526,7 +1577,7 @@ export type InterruptResponse = {
     externalId: string | null;
     id: string;
     /**
-     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     * Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
      */
     labels?: Array<string>;
     metadata: {
@@ -1540,6 +1591,10 @@ export type InterruptResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
+     */
+    priority?: Priority;
     /**
      * The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
      */
@@ -1988,6 +2043,11 @@ export type PreviewActionLinkDto = {
      */
     token: string;
 };
+
+/**
+ * How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
+ */
+export type Priority = 'low' | 'normal' | 'high' | 'urgent';
 
 export type PutClassifierDto = {
     /**

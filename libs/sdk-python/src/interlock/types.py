@@ -63,6 +63,7 @@ __all__ = [
     "ApproveOutcome",
     "ApproverTeamParam",
     "ArgusDecidedBy",
+    "AssignToParam",
     "Assignee",
     "AssigneeFilter",
     "AuditCategory",
@@ -94,6 +95,7 @@ __all__ = [
     "MemberDecidedBy",
     "OnTimeout",
     "OpenedByFilter",
+    "Priority",
     "RejectOutcome",
     "RequireHumanOutcome",
     "RouteOutcome",
@@ -162,6 +164,8 @@ SystemDecisionReason = Literal["timeout"]
 InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
 #: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).
 OnTimeout = Literal["reject", "approve", "escalate"]
+#: How urgent an interrupt is (``interrupts.create(priority=…)``); ``normal`` by default.
+Priority = Literal["low", "normal", "high", "urgent"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]
 SessionStatus = Literal["active", "ended", "disconnected"]
 AuditCategory = Literal[
@@ -225,6 +229,16 @@ class _ActionRequestRequired(TypedDict):
 class ApproverTeamParam(TypedDict, total=False):
     """The team whose members alone may decide an action: ``team_id`` or ``team_name`` (one of them)."""
 
+    team_id: str
+    team_name: str
+
+
+class AssignToParam(TypedDict, total=False):
+    """Whom an interrupt is assigned to as it opens (``interrupts.create(assign_to=…)``): exactly one of
+    ``member_id`` or ``email`` (a member), ``team_id`` or ``team_name`` (a team) of the organisation."""
+
+    member_id: str
+    email: str
     team_id: str
     team_name: str
 

@@ -5,6 +5,7 @@ TypeScript SDK's libs/sdk-ts/test/sdk.e2e-spec.ts."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from typing import Any
@@ -72,6 +73,34 @@ def test_creates_gets_and_lists_interrupts(client: Interlock) -> None:
     assert first.has_next_page()
     assert [i.id for i in client.interrupts.list(external_id=external_id, limit=1)] == [second.id, created.id]
     assert list(client.interrupts.list(external_id=external_id, status="answered")) == []
+
+
+def test_routes_an_interrupt_as_it_opens_priority_assignee_labels(client: Interlock) -> None:
+    email = os.environ["INTERLOCK_TEST_MEMBER_EMAIL"]
+    created = client.interrupts.create(
+        title="Refund order 881?",
+        action_requests=[{"name": "refund"}],
+        priority="urgent",
+        assign_to={"email": email.upper()},
+        labels=["billing", "eu", "billing"],
+    )
+    assert created.priority == "urgent"
+    assert created.assignee is not None
+    assert (created.assignee.type, created.assignee.id) == ("member", os.environ["INTERLOCK_TEST_MEMBER_ID"])
+    assert (created.labels, created.classifier_labels) == (["billing", "eu"], [])
+    to_team = client.interrupts.create(
+        title="Refund order 882?", action_requests=[{"name": "refund"}], assign_to={"team_name": "Reviewers"}
+    )
+    assert to_team.priority == "normal"
+    assert to_team.assignee is not None
+    assert (to_team.assignee.type, to_team.assignee.name) == ("team", "Reviewers")
+    with pytest.raises(BadRequestError) as info:
+        client.interrupts.create(
+            title="Refund order 883?",
+            action_requests=[{"name": "refund"}],
+            assign_to={"team_name": "No such team here"},
+        )
+    assert info.value.message == "assignTo: no such team in this organisation"
 
 
 def test_lists_by_every_filter_keys_may_use_opened_by_me_giving_this_keys(client: Interlock, live: Live) -> None:

@@ -50,7 +50,7 @@ import { SingleSignOn1795779000000 } from './1795779000000-single-sign-on';
 import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
 import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
 import { DeadlineWarnings1795779300000 } from './1795779300000-deadline-warnings';
-import { EmailChange1795779600000 } from './1795779600000-email-change';
+import { InterruptRouting1795779400000 } from './1795779400000-interrupt-routing';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -104,5 +104,5 @@ export const MIGRATIONS = [
   SlackMinRisk1795779100000,
   TeamEscalationPolicies1795779200000,
   DeadlineWarnings1795779300000,
-  EmailChange1795779600000,
+  InterruptRouting1795779400000,
 ];

@@ -23,7 +23,7 @@ import {
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { OptionalField } from '../../http/optional-field.decorator';
-import { ON_TIMEOUT, type OnTimeout } from '../interrupt.entity';
+import { ON_TIMEOUT, type OnTimeout, PRIORITIES, type Priority } from '../interrupt.entity';
 import { responseSchemaProblem } from '@interlock/domain';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../../webhooks/webhook-url.util';
 
@@ -35,6 +35,45 @@ export const MAX_ACTION_REQUESTS = 20;
 
 /** At most this many members' approvals for one action (SPEC §8e). */
 export const MAX_REQUIRED_APPROVALS = 5;
+
+/** At most this many labels an agent gives an interrupt (SPEC §8e). */
+export const MAX_INTERRUPT_LABELS = 10;
+/** A label: 1 … 50 ASCII letters, digits and `_ . : / + -`, no spaces (SPEC §8e). */
+export const LABEL_PATTERN = /^[A-Za-z0-9_.:/+-]{1,50}$/;
+
+/** Whom an interrupt is assigned to when it opens (SPEC §8e): exactly one of the four. */
+export class AssignToDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'A member of the organisation, by id.' })
+  @OptionalField()
+  @IsUUID('loose', { message: 'memberId must be a UUID' })
+  memberId?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 254,
+    description: 'A member of the organisation, by email address.',
+    example: 'grace@example.com',
+  })
+  @OptionalField()
+  @IsString()
+  @Length(3, 254, { message: 'email must be an email address' })
+  @Matches(/^[^\s@]+@[^\s@]+$/, { message: 'email must be an email address' })
+  email?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A team of the organisation, by id.' })
+  @OptionalField()
+  @IsUUID('loose', { message: 'teamId must be a UUID' })
+  teamId?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'A team of the organisation, by name.',
+  })
+  @OptionalField()
+  @IsString()
+  @Length(1, 200, { message: 'teamName must be 1 to 200 characters' })
+  teamName?: string;
+}
 
 /** The team whose members alone may decide an action: by id or by name (exactly one). */
 export class ApproverTeamDto {
@@ -276,4 +315,59 @@ export class CreateInterruptDto {
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   resumeUrl?: string;
+
+  @ApiPropertyOptional({
+    enum: PRIORITIES,
+    enumName: 'Priority',
+    default: 'normal',
+    description:
+      "How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.",
+  })
+  @OptionalField()
+  @IsIn(PRIORITIES, { message: `priority must be one of ${PRIORITIES.join(', ')}` })
+  priority?: Priority;
+
+  @ApiPropertyOptional({
+    type: AssignToDto,
+    description:
+      'Assign it as it opens: exactly one of memberId, email (a member), teamId or teamName (a team) of the organisation. ' +
+      'Audited as interrupt.assigned by the key, with the effects of a member assigning it (notifications, a team escalation policy).',
+    example: { teamName: 'Reviewers' },
+  })
+  @OptionalField()
+  @IsObject()
+  @ValidateBy({
+    name: 'exactlyOne',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value !== 'object' ||
+        value === null ||
+        ['memberId', 'email', 'teamId', 'teamName'].filter(
+          (k) => (value as Record<string, unknown>)[k] !== undefined,
+        ).length === 1,
+      defaultMessage: () => 'assignTo must have exactly one of memberId, email, teamId, teamName',
+    },
+  })
+  @ValidateNested()
+  @Type(() => AssignToDto)
+  assignTo?: AssignToDto;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_INTERRUPT_LABELS,
+    description:
+      'Up to 10 labels, each 1 to 50 ASCII letters, digits and _ . : / + - (no spaces); repeated ones count once. ' +
+      "The record's labels are these, then the external classifier's.",
+    example: ['billing', 'eu'],
+  })
+  @OptionalField()
+  @IsArray()
+  @ArrayMaxSize(MAX_INTERRUPT_LABELS, {
+    message: `labels must have at most ${MAX_INTERRUPT_LABELS} entries`,
+  })
+  @Matches(LABEL_PATTERN, {
+    each: true,
+    message: 'each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+  })
+  labels?: string[];
 }

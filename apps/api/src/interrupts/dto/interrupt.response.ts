@@ -3,8 +3,8 @@ import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { ACTOR_TYPES, DECIDER_TYPES, SYSTEM_DECISION_REASONS } from '@interlock/domain';
 import type { ActorType, DeciderType, SystemDecisionReason } from '@interlock/domain';
-import { INTERRUPT_STATUSES, ON_TIMEOUT } from '../interrupt.entity';
-import type { InterruptStatus, OnTimeout } from '../interrupt.entity';
+import { INTERRUPT_STATUSES, ON_TIMEOUT, PRIORITIES } from '../interrupt.entity';
+import type { InterruptStatus, OnTimeout, Priority } from '../interrupt.entity';
 import { SESSION_STATUSES } from '../../sessions/session.entity';
 import type { SessionStatus } from '../../sessions/session.entity';
 import {
@@ -345,9 +345,24 @@ export class InterruptResponse {
   @ApiPropertyOptional({
     type: [String],
     description:
-      "The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.",
+      "Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.",
   })
   labels?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      "The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.",
+  })
+  classifierLabels?: string[];
+
+  @ApiPropertyOptional({
+    enum: PRIORITIES,
+    enumName: 'Priority',
+    description:
+      'How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.',
+  })
+  priority?: Priority;
 }
 
 export class LinkedSession {

@@ -5,13 +5,13 @@ import {
   Entity,
   Index,
   JoinColumn,
-  ManyToOne,
   OneToOne,
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
 import type { Risk } from '../../classification/rule-engine';
 import { OrganisationEntity } from '../../organisation/organisation.entity';
+import { References } from '../../database/references.decorator';
 
 /**
  * An organisation's Slack app (issue 30 §4): its bot token and signing secret, sealed like
@@ -95,9 +95,7 @@ export class SlackMessageEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'slack_messages_pkey' })
   interruptId!: string;
 
-  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'organisation_id',
+  @References(() => OrganisationEntity, 'organisation_id', {
     foreignKeyConstraintName: 'slack_messages_organisation_fk',
   })
   organisation?: OrganisationEntity;

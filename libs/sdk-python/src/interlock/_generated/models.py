@@ -281,6 +281,41 @@ class ArgusDecidedBy(InterlockModel):
     type: Union[Literal['argus'], str]
 
 
+class AssignToDto(InterlockModel):
+    """
+    Whom to assign the interrupt to as it opens: a member by memberId or email, or a team by teamId or teamName — exactly one.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: Optional[str] = Field(
+        None,
+        examples=['grace@example.com'],
+        max_length=254,
+        min_length=3,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    A member of the organisation, by email address.
+    """
+    member_id: Optional[str] = Field(None, alias='memberId')
+    """
+    A member of the organisation, by id.
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    A team of the organisation, by id.
+    """
+    team_name: Optional[str] = Field(
+        None, alias='teamName', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    """
+    A team of the organisation, by name.
+    """
+
+
 class AssignToMember(InterlockModel):
     """
     Assign to a member of the organisation.
@@ -996,6 +1031,18 @@ class InterruptHistoryEntry(InterlockModel):
     """
     metadata: Optional[dict[str, Any]] = Field(...)
     summary: str
+
+
+class InterruptLabel(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(
+        ..., max_length=50, min_length=1, pattern='^[A-Za-z0-9_.:/+-]{1,50}$'
+    )
+    """
+    A label: 1 to 50 ASCII letters, digits and _ . : / + - (no spaces).
+    """
 
 
 class InterruptStatus(RootModel[Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]]):
@@ -2584,6 +2631,12 @@ class CreateInterruptDto(InterlockModel):
     action_requests: list[ActionRequestDto] = Field(
         ..., alias='actionRequests', max_length=20, min_length=1
     )
+    assign_to: Optional[AssignToDto] = Field(
+        None, alias='assignTo', examples=[{'teamName': 'Reviewers'}]
+    )
+    """
+    Assign it as it opens: exactly one of memberId, email (a member), teamId or teamName (a team) of the organisation. Audited as interrupt.assigned by the key, with the effects of a member assigning it (notifications, a team escalation policy).
+    """
     description: Optional[str] = Field(None, max_length=10000, pattern='^[^\\u0000]*$')
     external_id: Optional[str] = Field(
         None, alias='externalId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
@@ -2591,12 +2644,22 @@ class CreateInterruptDto(InterlockModel):
     """
     The agent's own id for this request.
     """
+    labels: Optional[list[InterruptLabel]] = Field(
+        None, examples=[['billing', 'eu']], max_length=10
+    )
+    """
+    Up to 10 labels, each 1 to 50 ASCII letters, digits and _ . : / + - (no spaces); repeated ones count once. The record's labels are these, then the external classifier's.
+    """
     metadata: Optional[Metadata] = None
     on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
         None, alias='onTimeout'
     )
     """
     What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
+    """
+    priority: Union[Literal['low', 'normal', 'high', 'urgent'], str] = 'normal'
+    """
+    How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
     """
     resume_url: Optional[str] = Field(
         None,
@@ -3954,6 +4017,10 @@ class InterruptDetailResponse(InterlockModel):
     With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
     """
     assignee: Optional[Assignee] = Field(...)
+    classifier_labels: Optional[list[str]] = Field(None, alias='classifierLabels')
+    """
+    The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+    """
     closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
     """
     When it expired or was withdrawn.
@@ -3986,7 +4053,7 @@ class InterruptDetailResponse(InterlockModel):
     id: str
     labels: Optional[list[str]] = None
     """
-    The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+    Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
     """
     metadata: Optional[dict[str, Any]] = Field(...)
     on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
@@ -3998,6 +4065,10 @@ class InterruptDetailResponse(InterlockModel):
     opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
     """
     The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
+    priority: Optional[Union[Literal['low', 'normal', 'high', 'urgent'], str]] = None
+    """
+    How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
     """
     resume: Optional[ResumeDelivery] = None
     """
@@ -4031,6 +4102,10 @@ class InterruptResponse(InterlockModel):
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     assignee: Optional[Assignee] = Field(...)
+    classifier_labels: Optional[list[str]] = Field(None, alias='classifierLabels')
+    """
+    The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+    """
     closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
     """
     When it expired or was withdrawn.
@@ -4055,7 +4130,7 @@ class InterruptResponse(InterlockModel):
     id: str
     labels: Optional[list[str]] = None
     """
-    The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+    Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
     """
     metadata: Optional[dict[str, Any]] = Field(...)
     on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
@@ -4067,6 +4142,10 @@ class InterruptResponse(InterlockModel):
     opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
     """
     The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
+    priority: Optional[Union[Literal['low', 'normal', 'high', 'urgent'], str]] = None
+    """
+    How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
     """
     risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = None
     """

@@ -10,9 +10,18 @@ import httpx
 
 from .._errors import BadRequestError
 from .._options import Headers, Timeout
-from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OnTimeout, OpenedByFilter
+from ..types import (
+    AssigneeFilter,
+    AssignToParam,
+    Interrupt,
+    InterruptStatus,
+    ListOrder,
+    OnTimeout,
+    OpenedByFilter,
+    Priority,
+)
 from ._base import ClientT, ListingResource, ListT, read_options
-from ._wire import ActionRequestInput, Id, Timestamp, compact, to_wire, wire_id
+from ._wire import ActionRequestInput, Id, Timestamp, assign_to_wire, compact, to_wire, wire_id
 
 if TYPE_CHECKING:
     from .._pagination import AsyncPaginator, SyncPage
@@ -66,6 +75,9 @@ def _create_body(
     timeout_seconds: Optional[int] = None,
     on_timeout: Optional[OnTimeout] = None,
     resume_url: Optional[str] = None,
+    priority: Optional[Priority] = None,
+    assign_to: Optional[AssignToParam] = None,
+    labels: Optional[Sequence[str]] = None,
 ) -> Mapping[str, Any]:
     return compact(
         {
@@ -78,6 +90,9 @@ def _create_body(
             "timeoutSeconds": timeout_seconds,
             "onTimeout": on_timeout,
             "resumeUrl": resume_url,
+            "priority": priority,
+            "assignTo": assign_to_wire(assign_to),
+            "labels": list(labels) if labels is not None else None,
         }
     )
 

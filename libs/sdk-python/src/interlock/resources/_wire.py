@@ -26,9 +26,15 @@ _CAMEL = {
     "approver_team": "approverTeam",
     "team_id": "teamId",
     "team_name": "teamName",
+    "member_id": "memberId",
 }
 # Keys whose value is a request object of its own (its known keys camelCased too).
 _NESTED = {"approver_team"}
+
+
+def assign_to_wire(value: Union[Mapping[str, Any], None]) -> Union[dict[str, Any], None]:
+    """``assign_to`` in wire form (``member_id`` → ``memberId``…), or None when not given."""
+    return None if value is None else to_wire(value)
 
 
 def compact(fields: Mapping[str, Any]) -> dict[str, Any]:

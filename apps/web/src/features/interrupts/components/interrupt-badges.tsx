@@ -184,12 +184,13 @@ const RISK: Record<NonNullable<InterruptResponse['risk']>, { color: string; labe
 export function RiskBadge({
   interrupt,
 }: {
-  interrupt: Pick<InterruptResponse, 'risk' | 'labels'>;
+  interrupt: Pick<InterruptResponse, 'risk' | 'labels' | 'classifierLabels'>;
 }) {
   const risk = interrupt.risk;
   if (risk === null || risk === undefined) return null;
   const look = RISK[risk] ?? { color: 'gray', label: `Risk: ${risk}` };
-  const labels = interrupt.labels ?? [];
+  // The classifier's own (`labels` also holds the agent's, SPEC §8e); older records had only these.
+  const labels = interrupt.classifierLabels ?? interrupt.labels ?? [];
   const detail =
     labels.length > 0
       ? `The classifier’s labels: ${labels.join(', ')}`

@@ -14,7 +14,7 @@ from ..._errors import BadRequestError, WaitTimeoutError
 from ..._options import Headers, RequestOptions, Timeout
 from ...digest import verify_decisions
 from ...langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
-from ...types import Interrupt, OnTimeout
+from ...types import AssignToParam, Interrupt, OnTimeout, Priority
 from .._base import read_options
 from .._interrupts_base import (
     DEFAULT_POLL_INTERVAL,
@@ -48,6 +48,9 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
         timeout_seconds: Optional[int] = None,
         on_timeout: Optional[OnTimeout] = None,
         resume_url: Optional[str] = None,
+        priority: Optional[Priority] = None,
+        assign_to: Optional[AssignToParam] = None,
+        labels: Optional[Sequence[str]] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -58,7 +61,10 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
         """Opens an interrupt in the organisation's inbox. ``timeout_seconds`` sets a deadline, at which the
         service applies ``on_timeout`` (``"reject"`` by default, ``"approve"`` where the organisation allows it,
         or ``"escalate"``) as actor system. ``resume_url``: when the interrupt is answered, expires or is
-        withdrawn, the service POSTs the result there once, signed under ``resume_signing_secret(api_key)``."""
+        withdrawn, the service POSTs the result there once, signed under ``resume_signing_secret(api_key)``.
+        Routing: ``priority`` (``"low"``, ``"normal"`` by default, ``"high"``, ``"urgent"``), ``assign_to`` (exactly
+        one of ``member_id``, ``email``, ``team_id``, ``team_name``; an unknown one raises ``BadRequestError``) and
+        up to 10 ``labels`` (1 to 50 ASCII letters, digits and ``_ . : / + -`` each)."""
         body = _create_body(
             title,
             action_requests,
@@ -69,6 +75,9 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
             timeout_seconds,
             on_timeout,
             resume_url,
+            priority,
+            assign_to,
+            labels,
         )
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)

@@ -1,0 +1,196 @@
+import { notificationSuite } from './support/notification-suite';
+
+/**
+ * Routing at creation (issue 37 §1, SPEC §8e): the agent's `priority`, `assignTo` (a member by id
+ * or email, a team by id or name) and `labels` — checked against the organisation, audited.
+ */
+describe('routing an interrupt as it opens (priority, assignTo, labels)', () => {
+  const suite = notificationSuite({
+    organisationName: 'Routing Works',
+    managers: ['Grace Hopper', 'Alan Turing'],
+  });
+  const { http } = suite;
+  let teamId: string;
+
+  const open = (body: Record<string, unknown>) =>
+    http()
+      .post('/api/interrupts')
+      .set('x-api-key', suite.key)
+      .send({ title: 'Refund order 881', actionRequests: [{ name: 'refund' }], ...body });
+  const audit = (
+    id: string,
+  ): Promise<{ action: string; actor_type: string; actor_name: string; metadata: unknown }[]> =>
+    suite.db().query(
+      `SELECT action, actor_type, actor_name, metadata FROM audit_log_entries
+          WHERE organisation_id = $1 AND target_id = $2 ORDER BY seq`,
+      [suite.owner.organisationId, id],
+    );
+  const countOpened = async (): Promise<number> =>
+    (
+      await suite
+        .db()
+        .query(`SELECT count(*)::int AS n FROM interrupts WHERE organisation_id = $1`, [
+          suite.owner.organisationId,
+        ])
+    )[0].n;
+
+  beforeAll(async () => {
+    const team = await http()
+      .post('/api/teams')
+      .set('cookie', suite.owner.cookie)
+      .send({ name: 'Refunds desk' });
+    expect(team.status).toBe(201);
+    teamId = team.body.id;
+  });
+
+  it('an interrupt opens at priority normal with no labels, and the record says so', async () => {
+    const created = await open({});
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      priority: 'normal',
+      labels: [],
+      classifierLabels: [],
+      assignee: null,
+    });
+    // Nothing asked, nothing added: the (S) metadata as it always was.
+    const [entry] = await audit(created.body.id);
+    expect(entry).toMatchObject({ action: 'interrupt.created' });
+    expect(entry.metadata).toEqual({ externalId: null, actionRequests: ['refund'] });
+  });
+
+  it('keeps the priority and the labels (repeated ones once, in order) in the record, its reads and the listing', async () => {
+    const created = await open({ priority: 'urgent', labels: ['billing', 'eu/west', 'billing'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(created.body).toMatchObject({
+      priority: 'urgent',
+      labels: ['billing', 'eu/west'],
+      classifierLabels: [],
+    });
+    // The agent's read answers the record kept with the row; a member's detail read renders it.
+    const kept = await http().get(`/api/interrupts/${id}`).set('x-api-key', suite.key);
+    expect(kept.body).toMatchObject({ priority: 'urgent', labels: ['billing', 'eu/west'] });
+    const detail = await http()
+      .get(`/api/interrupts/${id}?include=history`)
+      .set('cookie', suite.owner.cookie);
+    expect(detail.body).toMatchObject({ priority: 'urgent', labels: ['billing', 'eu/west'] });
+    const listed = await http().get('/api/interrupts').set('cookie', suite.owner.cookie);
+    expect(listed.body.interrupts.find((i: { id: string }) => i.id === id)).toMatchObject({
+      priority: 'urgent',
+      labels: ['billing', 'eu/west'],
+    });
+    const [entry] = await audit(id);
+    expect(entry.metadata).toMatchObject({ priority: 'urgent', labels: ['billing', 'eu/west'] });
+  });
+
+  it.each([
+    [{ memberId: 'grace' }, 'Grace Hopper', 'member'],
+    [{ email: 'grace' }, 'Grace Hopper', 'member'],
+    [{ teamId: 'team' }, 'Refunds desk', 'team'],
+    [{ teamName: 'Refunds desk' }, 'Refunds desk', 'team'],
+  ] as const)(
+    'assignTo %j assigns it as it opens, audited as interrupt.assigned by the key',
+    async (given, name, type) => {
+      const grace = suite.managers['Grace Hopper'];
+      const assignTo: Record<string, string> =
+        'memberId' in given
+          ? { memberId: grace.memberId }
+          : 'email' in given
+            ? { email: grace.email.toUpperCase() }
+            : 'teamId' in given
+              ? { teamId }
+              : { teamName: given.teamName };
+      const created = await open({ assignTo });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      const assigneeId = type === 'member' ? grace.memberId : teamId;
+      expect(created.body.assignee).toEqual({ type, id: assigneeId, name });
+      const entries = await audit(id);
+      expect(entries.map((e) => e.action)).toEqual(['interrupt.created', 'interrupt.assigned']);
+      expect(entries[1]).toMatchObject({
+        actor_type: 'api_key',
+        actor_name: 'billing-agent',
+        metadata: {
+          assigneeType: type,
+          assigneeId,
+          assigneeName: name,
+          previousAssigneeType: null,
+          previousAssigneeId: null,
+          previousAssigneeName: null,
+        },
+      });
+    },
+  );
+
+  it("tells a member assigned at creation as a member's assignment would", async () => {
+    const alan = suite.managers['Alan Turing'];
+    const created = await open({ title: 'Refund order 990', assignTo: { email: alan.email } });
+    expect(created.status).toBe(201);
+    await suite.sink.until(() =>
+      suite.sink
+        .to(alan.email)
+        .some((m) => m.parsed.subject === '[Routing Works] Assigned to you: Refund order 990'),
+    );
+  });
+
+  it.each([
+    [{ memberId: '00000000-0000-4000-8000-000000000000' }, 'no such member'],
+    [{ email: 'nobody@example.com' }, 'no such member'],
+    [{ teamId: '00000000-0000-4000-8000-000000000000' }, 'no such team'],
+    [{ teamName: 'Nobody here' }, 'no such team'],
+  ])('assignTo %j answers 400 and opens nothing', async (assignTo, what) => {
+    const before = await countOpened();
+    const refused = await open({ assignTo });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: `assignTo: ${what} in this organisation`,
+    });
+    expect(await countOpened()).toBe(before);
+  });
+
+  it.each([
+    [{ priority: 'critical' }, 'priority must be one of low, normal, high, urgent'],
+    [{ priority: null }, 'priority must be one of low, normal, high, urgent'],
+    [{ assignTo: {} }, 'assignTo must have exactly one of memberId, email, teamId, teamName'],
+    [
+      { assignTo: { memberId: '00000000-0000-4000-8000-000000000000', teamName: 'x' } },
+      'assignTo must have exactly one of memberId, email, teamId, teamName',
+    ],
+    [{ assignTo: { memberId: 'grace' } }, 'assignTo.memberId must be a UUID'],
+    [{ assignTo: { email: 'grace' } }, 'assignTo.email must be an email address'],
+    [
+      { assignTo: { name: 'Grace' } },
+      'assignTo must have exactly one of memberId, email, teamId, teamName; property assignTo.name should not exist',
+    ],
+    [
+      { labels: ['two words'] },
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    ],
+    [
+      { labels: [''] },
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    ],
+    [
+      { labels: ['x'.repeat(51)] },
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    ],
+    [
+      { labels: [7] },
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    ],
+    [
+      { labels: ['ünicode'] },
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    ],
+    [
+      { labels: Array.from({ length: 11 }, (_, n) => `l${n}`) },
+      'labels must have at most 10 entries',
+    ],
+  ])('%j answers 400 with its reason', async (body, message) => {
+    const refused = await open(body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('VALIDATION_FAILED');
+    expect(refused.body.message).toBe(message);
+  });
+});

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { sessionCookieOf, signUpOwner, uniqueEmail, type SignedUpOwner } from './support/factories';
-import { linkToken, linksOf, SmtpSink } from './support/smtp-sink';
-import type { TestApp } from './support/test-app';
-import { ACCOUNTS_DASHBOARD, type AccountsApp, startAccountsApp } from './support/accounts-app';
+import { linkToken, linksOf } from './support/smtp-sink';
+import { ACCOUNTS_DASHBOARD, accountsSuite } from './support/accounts-suite';
 
 const DASHBOARD = ACCOUNTS_DASHBOARD;
 const CONFIRM_SUBJECT = 'Confirm your new email address for Interlock';
@@ -25,11 +22,12 @@ const altered = (token: string) => `${token.slice(0, 42)}${token.endsWith('A') ?
 // Settings → Profile (SPEC §8f, issue 33 §4): the name, and an email change proven at the new
 // address before it takes effect, told to the old one with a link that undoes it.
 describe('profile and email change (SPEC §8f)', () => {
-  let t: TestApp;
-  let sink: SmtpSink;
-  const server = () => t.app.getHttpServer();
-  const http = () => request(server());
-  const db = () => t.app.get(DataSource);
+  const suite = accountsSuite({
+    EMAIL_VERIFICATION: 'required',
+    SIGN_UP_CONFIRMATION: 'instant',
+    RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '4',
+  });
+  const { server, http, db, mailsTo } = suite;
 
   const me = (cookie: string) => http().get('/api/me').set('cookie', cookie);
   const askChange = (cookie: string, email: string, password = PASSWORD) =>
@@ -39,8 +37,8 @@ describe('profile and email change (SPEC §8f)', () => {
     http().post('/api/auth/email-change/undo').send({ token, password });
 
   async function nthMail(address: string, subject: string, n = 1) {
-    await sink.until(() => sink.withSubject(address, subject).length >= n);
-    return sink.withSubject(address, subject)[n - 1];
+    await suite.sink.until(() => mailsTo(address, subject).length >= n);
+    return mailsTo(address, subject)[n - 1];
   }
   const confirmToken = async (address: string, n = 1) =>
     linkToken(await nthMail(address, CONFIRM_SUBJECT, n), DASHBOARD, 'confirm-email-change');
@@ -56,17 +54,6 @@ describe('profile and email change (SPEC §8f)', () => {
       [organisationId, userId, action],
     ) as Promise<Record<string, unknown>[]>;
   }
-
-  let accounts: AccountsApp;
-  beforeAll(async () => {
-    accounts = await startAccountsApp({
-      EMAIL_VERIFICATION: 'required',
-      SIGN_UP_CONFIRMATION: 'instant',
-      RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '4',
-    });
-    ({ t, sink } = accounts);
-  });
-  afterAll(() => accounts.close());
 
   it('renames the person (trimmed), audited once in each organisation; the same name writes nothing; a blank one is refused', async () => {
     const ada = await signUpOwner(server(), { name: 'Ada Lovelace' });

@@ -1,10 +1,11 @@
 // Argus's rule evaluation, in process (issue 29 §4: p99 ≤ 1 ms for 1,000 rules). Builds 1,000
-// enforce-mode rules, every one naming the measured action's key, with action patterns the index
-// cannot skip (the action's exact name, a glob starting with a wildcard, no action) and two
-// argument predicates the action fails — so each of the 1,000 rules is tested and none matches,
-// the worst case — and times planActions for one action request, many times over: wall time, and
-// the process's CPU time (process.cpuUsage), which a machine shared with other work does not
-// inflate when the scheduler runs something else in the middle of an evaluation.
+// enforce-mode rules, every one naming the measured action's key, with action patterns the name
+// index cannot skip (the action's exact name, a glob starting with a wildcard, no action) and two
+// argument predicates the action fails — conditions the argument index lists (default), or with
+// CONDITIONS=unindexed ones it does not, so each of the 1,000 rules is tested one by one (the
+// worst case) — and times planActions for one action request, many times over: wall time, and the
+// process's CPU time (process.cpuUsage), which a machine shared with other work does not inflate
+// when the scheduler runs something else in the middle of an evaluation.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { planActions } from '../../apps/api/src/classification/argus-pipeline';
@@ -17,6 +18,8 @@ import {
 
 const RULES = Number(process.env.RULES ?? 1000);
 const ITERATIONS = Number(process.env.ITERATIONS ?? 20000);
+// CONDITIONS=unindexed: argument conditions the argument index does not list (ne, matches).
+const UNINDEXED = process.env.CONDITIONS === 'unindexed';
 
 /**
  * The action patterns in three shapes, none of which the action-name index skips for `refund`: a
@@ -40,11 +43,17 @@ for (let i = 0; i < RULES; i++) {
     match: parseRuleMatch({
       ...shapeOf(i),
       keyIds: [keyId],
-      args: [
-        // The action's amount is 5,000: above every rule's bound.
-        { path: 'amount', op: 'lte', value: i },
-        { path: 'customer.tier', op: 'in', value: ['gold', 'silver'] },
-      ],
+      args: UNINDEXED
+        ? [
+            // Conditions the argument index does not list: every rule is tested one by one.
+            { path: 'amount', op: 'ne', value: 5000 },
+            { path: 'customer.tier', op: 'matches', value: `x${i}*` },
+          ]
+        : [
+            // The action's amount is 5,000: above every rule's bound.
+            { path: 'amount', op: 'lte', value: i },
+            { path: 'customer.tier', op: 'in', value: ['gold', 'silver'] },
+          ],
     }),
     outcome: { type: 'approve' },
     expiresAt: null,
@@ -82,6 +91,7 @@ const at = (samples: Float64Array, q: number) =>
 console.log(
   JSON.stringify({
     rules: RULES,
+    conditions: UNINDEXED ? 'unindexed' : 'indexed',
     iterations: ITERATIONS,
     wall: { p50Ms: at(wall, 0.5), p99Ms: at(wall, 0.99), maxMs: at(wall, 1) },
     cpu: { p50Ms: at(cpu, 0.5), p99Ms: at(cpu, 0.99), maxMs: at(cpu, 1) },

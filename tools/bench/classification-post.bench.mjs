@@ -9,9 +9,10 @@
 // write). Each rule names another key than the posting one, so since rules are indexed by key
 // (afc3790) they are skipped, not tested: the pair measures rules scoped to other keys.
 // With SCOPE=posting-key every rule names the posting key instead, and its action patterns are
-// ones the index cannot skip (the posted action's exact name, a glob starting with a wildcard,
-// no action): each of the 1,000 rules is tested for each posted action, and fails only on its
-// argument predicates — the worst case of issue 29 §4 (section argus-post-key).
+// ones the name index cannot skip (the posted action's exact name, a glob starting with a
+// wildcard, no action): each of the 1,000 rules is a candidate for each posted action, and fails
+// only on its argument predicates — which the argument index answers for all of them at once
+// (SPEC §8d evaluation indexes; section argus-post-key).
 //
 //   node tools/bench/classification-post.bench.mjs   (BENCH_DATABASE_URL=postgres://… for your own server)
 //   SCOPE=posting-key node tools/bench/classification-post.bench.mjs
@@ -47,12 +48,20 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-// The interrupts benchmark's body: two actions, so each POST evaluates every rule twice.
+// The interrupts benchmark's body: two actions, so each POST evaluates every rule twice. With
+// SCOPE=posting-key `deploy` also carries the arguments the rules' conditions read — a tier every
+// rule accepts and an amount above every rule's bound —, so the argument index (SPEC §8d) has
+// both conditions of each rule to count and no rule to leave out for a missing argument.
+const DEPLOY_ARGS = {
+  service: 'api',
+  version: '1.4.2',
+  ...(SCOPE === 'posting-key' ? { amount: 5000, customer: { tier: 'gold' } } : {}),
+};
 const INTERRUPT_BODY = JSON.stringify({
   title: 'Deploy to prod',
   externalId: 'run-42',
   actionRequests: [
-    { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2' },
+    { name: 'deploy', args: DEPLOY_ARGS, description: 'Roll out 1.4.2' },
     { name: 'notify', allowedDecisions: ['approve', 'respond'] },
   ],
 });
@@ -191,9 +200,11 @@ Command: \`${scoped ? 'SCOPE=posting-key ' : ''}node tools/bench/classification-
 One service (as it ships, \`LOG_LEVEL=silent\`), one database; organisation A holds ${RULES.toLocaleString('en')} enforce-mode
 ${
   scoped
-    ? `rules, every one naming the posting key, with action patterns the index cannot skip (a third the posted
-action's exact name, a third globs starting with a wildcard, a third no action) and two argument predicates
-the posted actions fail: each rule is tested for each posted action, none matches`
+    ? `rules, every one naming the posting key, with action patterns the name index cannot skip (a third the
+posted action's exact name, a third globs starting with a wildcard, a third no action) and two argument
+predicates (\`amount lte i\`, \`customer.tier in [gold, silver]\`); the posted \`deploy\` carries amount 5,000
+and tier gold — every rule's tier condition holds, no rule's amount bound does —, so each rule is a
+candidate for each posted action, and the argument index counts both conditions and tests none; none matches`
     : `rules (a third naming exact actions, a third globs — first letters spread over the alphabet, the posted
 actions' included —, a third no action, each with a key and two argument predicates; none matches: no
 request uses their keys)`

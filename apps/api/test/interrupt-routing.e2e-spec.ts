@@ -1,3 +1,4 @@
+import type request from 'supertest';
 import { notificationSuite } from './support/notification-suite';
 
 /**
@@ -192,5 +193,104 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('VALIDATION_FAILED');
     expect(refused.body.message).toBe(message);
+  });
+
+  it("lists by priority (?priority=high,urgent) and by label (?label=), the agent's labels or the classifier's", async () => {
+    const tag = `filter-${Date.now()}`;
+    const opened: Record<string, string> = {};
+    for (const [name, body] of [
+      ['low', { priority: 'low', labels: ['eu'] }],
+      ['high', { priority: 'high', labels: ['billing', 'eu'] }],
+      ['urgent', { priority: 'urgent' }],
+      ['normal', { labels: ['billing'] }],
+    ] as const) {
+      const created = await open({ ...body, externalId: tag });
+      expect(created.status).toBe(201);
+      opened[name] = created.body.id;
+    }
+    // The classifier's labels count too (set as a classifier would have: risk_labels).
+    await suite
+      .db()
+      .query(
+        `UPDATE interrupts SET risk_labels = ARRAY['eu'] WHERE organisation_id = $1 AND id = $2`,
+        [suite.owner.organisationId, opened.urgent],
+      );
+    const ids = async (query: string, limit?: number): Promise<string[]> => {
+      const all: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: request.Response = await http()
+          .get(
+            `/api/interrupts?externalId=${tag}&${query}${limit ? `&limit=${limit}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          )
+          .set('x-api-key', suite.key);
+        expect(page.status).toBe(200);
+        all.push(...page.body.interrupts.map((i: { id: string }) => i.id));
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
+      return all;
+    };
+    expect(await ids('priority=high,urgent')).toEqual([opened.urgent, opened.high]);
+    expect(await ids('priority=high&priority=urgent', 1)).toEqual([opened.urgent, opened.high]);
+    expect(await ids('priority=normal')).toEqual([opened.normal]);
+    expect(await ids('label=billing')).toEqual([opened.normal, opened.high]);
+    expect(await ids('label=eu', 1)).toEqual([opened.urgent, opened.high, opened.low]);
+    expect(await ids('label=eu&priority=low,urgent')).toEqual([opened.urgent, opened.low]);
+    expect(await ids('label=nothing-here')).toEqual([]);
+
+    for (const [query, message] of [
+      ['priority=critical', 'priority must be a comma-separated list of low, normal, high, urgent'],
+      ['priority=', 'priority must be a comma-separated list of low, normal, high, urgent'],
+      [
+        'label=two%20words',
+        'label must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+      ],
+    ]) {
+      const refused = await http().get(`/api/interrupts?${query}`).set('x-api-key', suite.key);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED', message });
+    }
+  });
+
+  it('a member with interrupt.assign changes the priority, audited interrupt.priority_changed; the same one writes nothing', async () => {
+    const created = await open({ priority: 'low' });
+    const id = created.body.id as string;
+    const grace = suite.managers['Grace Hopper'];
+    const set = (priority: unknown, cookie = grace.cookie) =>
+      http().post(`/api/interrupts/${id}/priority`).set('cookie', cookie).send({ priority });
+
+    const raised = await set('urgent');
+    expect(raised.status).toBe(200);
+    expect(raised.body.priority).toBe('urgent');
+    // The agent's read (the record kept with the row) sees it.
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', suite.key);
+    expect(read.body.priority).toBe('urgent');
+    expect((await set('urgent')).status).toBe(200);
+    const entries = (await audit(id)).filter((e) => e.action === 'interrupt.priority_changed');
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor_type: 'member',
+        actor_name: 'Grace Hopper',
+        metadata: { from: 'low', to: 'urgent' },
+      }),
+    ]);
+
+    const bad = await set('critical');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('priority must be one of low, normal, high, urgent');
+    const byKey = await http()
+      .post(`/api/interrupts/${id}/priority`)
+      .set('x-api-key', suite.key)
+      .send({ priority: 'high' });
+    expect(byKey.status).toBe(403);
+
+    const withdrawn = await http()
+      .post(`/api/interrupts/${id}/cancel`)
+      .set('x-api-key', suite.key)
+      .send({});
+    expect(withdrawn.status).toBe(200);
+    const late = await set('low');
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe('This interrupt is no longer open: it is withdrawn.');
   });
 });

@@ -252,6 +252,14 @@ export interface AuditEventCatalogue {
       previousAssigneeName?: string | null;
     };
   };
+  'interrupt.priority_changed': {
+    target: 'interrupt';
+    /** A member changed how urgent it is (SPEC §8e). */
+    metadata: {
+      from: 'low' | 'normal' | 'high' | 'urgent';
+      to: 'low' | 'normal' | 'high' | 'urgent';
+    };
+  };
   'interrupt.unassigned': {
     target: 'interrupt';
     metadata: {
@@ -680,6 +688,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'interrupt',
     summary: (e) =>
       `Interrupt ${e.target.name} assigned to ${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName} by ${e.actor.name}`,
+  },
+  'interrupt.priority_changed': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Priority of interrupt ${e.target.name} changed from ${e.metadata.from} to ${e.metadata.to} by ${e.actor.name}`,
   },
   'interrupt.unassigned': {
     category: 'interrupt',

@@ -122,6 +122,13 @@ describe('interrupts', () => {
       assignee: { type: 'team', name: 'Reviewers' },
       labels: [],
     });
+    const listed = await client.interrupts.list({
+      priority: 'high,urgent',
+      label: 'billing',
+      limit: 100,
+    });
+    expect(listed.data.map((i) => i.id)).toContain(created.id);
+    expect(listed.data.map((i) => i.id)).not.toContain(toTeam.id);
     const error = await failure(
       client.interrupts.create({
         title: 'Refund order 883?',

@@ -1,5 +1,6 @@
 import {
   type ActionFacts,
+  type ArgPredicate,
   compileRule,
   evaluateAction,
   globToRegExp,
@@ -152,6 +153,118 @@ describe('rule ordering', () => {
       expect(of(k1, 'deploy')).toEqual([[], 5]);
       expect(of(k2, 'deploy')).toEqual([[], 4]);
     }
+  });
+
+  it('settles names and keys once per (key, action) but tests arguments, session and title on every request', () => {
+    const k1 = 'a1b2c3d4-0000-4000-8000-000000000011';
+    const s1 = 'a1b2c3d4-0000-4000-8000-0000000000a1';
+    const compiled = sortRules(
+      [
+        rule({
+          priority: 1,
+          match: {
+            keyIds: [k1],
+            actions: ['*fund'],
+            args: [{ path: 'amount', op: 'lte', value: 100 }],
+          },
+        }),
+        rule({ priority: 2, match: { actions: ['refund'], sessionIds: [s1] } }),
+        rule({ priority: 3, match: { actions: ['re?und'], titleWords: ['urgent'] } }),
+        rule({ priority: 4, mode: 'off', match: {} }),
+        rule({ priority: 5, outcome: { type: 'require_human' }, match: { actions: ['refund'] } }),
+      ].map(compileRule),
+    );
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    const decider = (over: Partial<ActionFacts>) =>
+      evaluateAction(compiled, facts({ keyId: k1, ...over }), now).enforced?.priority;
+    for (let round = 0; round < 2; round++) {
+      expect(decider({ args: { amount: 50 } })).toBe(1);
+      expect(decider({ args: { amount: 500 } })).toBe(5);
+      expect(decider({ args: {}, sessionId: s1 })).toBe(2);
+      expect(decider({ args: {}, titleWords: ['urgent'] })).toBe(3);
+      expect(decider({ args: {} })).toBe(5);
+      expect(decider({ args: { amount: 50 }, actionName: 'deploy' })).toBeUndefined();
+    }
+    // More names than the index keeps: it starts over and still answers as before.
+    for (let i = 0; i < 1100; i++)
+      expect(decider({ args: { amount: 1 }, actionName: `x${i}fund` })).toBe(1);
+    expect(decider({ args: { amount: 500 } })).toBe(5);
+    // A rule tested on its own (rulesToPause) still checks its names and keys.
+    expect(compiled[0].test(facts({ keyId: k1, args: { amount: 50 } }))).toBe(true);
+    expect(compiled[0].test(facts({ args: { amount: 50 } }))).toBe(false);
+    expect(compiled[0].apply(facts({ keyId: k1, actionName: 'deploy' }))).toBeNull();
+  });
+
+  it('answers as testing every rule in order would, over many random rules and requests (the indexes are only shortcuts)', () => {
+    let seed = 29;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const keyIds = ['a1b2c3d4-0000-4000-8000-000000000011', 'a1b2c3d4-0000-4000-8000-000000000022'];
+    const scalars = [0, 1, 5, 10, 100, -3, 2.5, 'gold', 'silver', '5', true, false, null];
+    const values = [...scalars, { tier: 'gold' }, [1, 2]];
+    const predicate = (): ArgPredicate => {
+      const path = pick(['amount', 'tier', 'customer.tier', 'flag']);
+      const op = pick(['eq', 'ne', 'in', 'lt', 'lte', 'gt', 'gte', 'matches'] as const);
+      switch (op) {
+        case 'eq':
+        case 'ne':
+          return { path, op, value: pick(values) };
+        case 'in':
+          return { path, op, value: [pick(values), pick(values), pick(scalars)] };
+        case 'matches':
+          return { path, op, value: pick(['gol*', '?', 'sil*']) };
+        default:
+          return { path, op, value: pick([0, 1, 5, 10, 100, -3, 2.5]) };
+      }
+    };
+    const rules = Array.from({ length: 200 }, () =>
+      rule({
+        priority: Math.floor(random() * 50),
+        mode: pick(['enforce', 'shadow', 'shadow', 'off'] as const),
+        outcome: pick([{ type: 'approve' }, { type: 'require_human' }] as const),
+        match: {
+          ...(random() < 0.6
+            ? { actions: [pick(['refund', 'ref*', '*und', 'deploy', '?efund'])] }
+            : {}),
+          ...(random() < 0.5 ? { keyIds: [pick(keyIds)] } : {}),
+          ...(random() < 0.02
+            ? {}
+            : { args: Array.from({ length: 2 + Math.floor(random() * 2) }, predicate) }),
+        },
+      }),
+    );
+    const compiled = sortRules(rules.map(compileRule));
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    const reference = (f: ActionFacts) => {
+      const shadowed: string[] = [];
+      for (const c of compiled) {
+        if (c.rule.mode === 'off' || c.apply(f) === null) continue;
+        if (c.rule.mode === 'shadow') shadowed.push(c.rule.id);
+        else return { enforced: c.rule.id, shadowed };
+      }
+      return { enforced: undefined, shadowed };
+    };
+    const arg = () => (random() < 0.2 ? undefined : pick(values));
+    let decided = 0;
+    for (let n = 0; n < 1500; n++) {
+      const args: Record<string, unknown> = {};
+      for (const name of ['amount', 'tier', 'flag']) {
+        const v = arg();
+        if (v !== undefined) args[name] = v;
+      }
+      if (random() < 0.5) args.customer = { tier: pick(values) };
+      const f = facts({ actionName: pick(['refund', 'deploy', 'x']), keyId: pick(keyIds), args });
+      const got = evaluateAction(compiled, f, now);
+      const want = reference(f);
+      expect({ enforced: got.enforced?.id, shadowed: got.shadowed.map((r) => r.id) }).toEqual(want);
+      if (want.enforced !== undefined) decided++;
+    }
+    // The run decides some and leaves some to a person: both sides were compared.
+    expect(decided).toBeGreaterThan(100);
+    expect(decided).toBeLessThan(1400);
   });
 
   it('with no matching rule, nothing decides (the action goes to a person)', () => {

@@ -487,20 +487,28 @@ export interface CompiledRule {
   test: Test;
   /** The rule as it applies to the action, or null when it does not. */
   apply: (facts: ActionFacts) => AppliedRule | null;
+  /**
+   * Whether the rule's action names and keys admit this action name from this key: what does not
+   * change from one request to the next, so evaluation settles it once per (key, action name).
+   */
+  admits: (actionName: string, keyId: string) => boolean;
+  /** `apply` for an action the rule `admits`: only the request's own facts are tested. */
+  applyAdmitted: (facts: ActionFacts) => AppliedRule | null;
 }
 
 export function compileRule(rule: StoredRule): CompiledRule {
-  const tests: Test[] = [];
   const m = rule.match;
-  if (m.actions !== undefined) {
-    const exact = new Set(m.actions.filter((a) => !/[*?]/.test(a)));
-    const globs = m.actions.filter((a) => /[*?]/.test(a)).map(globToRegExp);
-    tests.push((f) => exact.has(f.actionName) || globs.some((g) => g.test(f.actionName)));
-  }
-  if (m.keyIds !== undefined) {
-    const keys = new Set(m.keyIds);
-    tests.push((f) => keys.has(f.keyId));
-  }
+  const exact = m.actions === undefined ? null : new Set(m.actions.filter((a) => !/[*?]/.test(a)));
+  const globs = (m.actions ?? []).filter((a) => /[*?]/.test(a)).map(globToRegExp);
+  const keys = m.keyIds === undefined ? null : new Set(m.keyIds);
+  const admits = (actionName: string, keyId: string): boolean => {
+    if (keys !== null && !keys.has(keyId)) return false;
+    if (exact === null || exact.has(actionName)) return true;
+    for (let i = 0; i < globs.length; i++) if (globs[i].test(actionName)) return true;
+    return false;
+  };
+  // The request's own facts: tested for every action the rule admits.
+  const tests: Test[] = [];
   if (m.sessionIds !== undefined) {
     const sessions = new Set(m.sessionIds);
     tests.push((f) => f.sessionId !== null && sessions.has(f.sessionId));
@@ -518,20 +526,28 @@ export function compileRule(rule: StoredRule): CompiledRule {
     tests.push((f) => f.labels !== undefined && labels.some((l) => f.labels?.includes(l)));
   }
   for (const p of m.args ?? []) tests.push(predicateTest(p));
-  const matches: Test = (f) => {
+  const rest: Test = (f) => {
     for (let i = 0; i < tests.length; i++) if (!tests[i](f)) return false;
     return true;
   };
+  const matches: Test = (f) => admits(f.actionName, f.keyId) && rest(f);
   const expiresAtMs = rule.expiresAt === null ? null : Date.parse(rule.expiresAt);
   const outcome = rule.outcome;
   if (outcome.type !== 'policy') {
     const applied = rule as AppliedRule;
-    return { rule, expiresAtMs, test: matches, apply: (f) => (matches(f) ? applied : null) };
+    return {
+      rule,
+      expiresAtMs,
+      test: matches,
+      apply: (f) => (matches(f) ? applied : null),
+      admits,
+      applyAdmitted: (f) => (rest(f) ? applied : null),
+    };
   }
   // The set is loaded into the engine under the rule's id and a digest of its text.
   const policy = compilePolicy(`${rule.id}:${digest(outcome.policy)}`, outcome.policy);
-  const apply = (f: ActionFacts): AppliedRule | null => {
-    if (!matches(f)) return null;
+  const applyAdmitted = (f: ActionFacts): AppliedRule | null => {
+    if (!rest(f)) return null;
     const result = evaluatePolicy(policy, {
       actionName: f.actionName,
       title: f.title ?? '',
@@ -557,7 +573,9 @@ export function compileRule(rule: StoredRule): CompiledRule {
         };
     }
   };
-  return { rule, expiresAtMs, test: (f) => apply(f) !== null, apply };
+  const apply = (f: ActionFacts): AppliedRule | null =>
+    admits(f.actionName, f.keyId) ? applyAdmitted(f) : null;
+  return { rule, expiresAtMs, test: (f) => apply(f) !== null, apply, admits, applyAdmitted };
 }
 
 /** A short digest of a text (FNV-1a), to name a version of a policy set in the engine. */
@@ -587,7 +605,7 @@ export interface ActionEvaluation {
 /**
  * Which rules can match an action name, so an evaluation tests those and not all: a rule naming
  * exact actions is listed under each name, one naming globs under each glob's first character
- * (a glob starting with a wildcard, or a rule naming no actions, is tested for every action).
+ * (a glob starting with a wildcard, or a rule naming no actions, is listed for every action).
  * Then by key: a rule naming keys is a candidate only for those keys (rules are most often
  * scoped to an agent's key — "Always allow this" and suggestions always are), one naming none
  * for every key. Positions are in evaluation order; built once per sorted array (the cache keeps
@@ -602,11 +620,19 @@ interface RuleIndex {
   /** The rules naming keys, by key; the rules naming none. */
   byKey: Map<string, Set<number>>;
   anyKey: Set<number>;
-  /** Candidates per (action name, key) already narrowed; bounded. */
-  narrowed: Map<string, readonly number[]>;
+  /**
+   * Per (key, action name): the rules not off whose action names and keys admit it — what stays
+   * the same from one request to the next, settled once (globs included), so an evaluation
+   * tests only each rule's argument, session, title, risk and label conditions. Bounded.
+   */
+  admitted: Map<string, Admitted>;
+  /** Positions held in `admitted` and `merged`, against ADMITTED_POSITIONS. */
+  held: number;
 }
 
 const MERGED_NAMES = 1024;
+/** At most this many positions are kept in an index's per-name lists (a few hundred KiB). */
+const ADMITTED_POSITIONS = 100_000;
 
 const INDEXES = new WeakMap<readonly CompiledRule[], RuleIndex>();
 
@@ -620,7 +646,8 @@ function indexOf(rules: readonly CompiledRule[]): RuleIndex {
     merged: new Map(),
     byKey: new Map(),
     anyKey: new Set(),
-    narrowed: new Map(),
+    admitted: new Map(),
+    held: 0,
   };
   const add = (map: Map<string, number[]>, key: string, i: number) => {
     const list = map.get(key);
@@ -650,23 +677,203 @@ function indexOf(rules: readonly CompiledRule[]): RuleIndex {
   return index;
 }
 
-/** The positions of the rules that can match this action from this key, in evaluation order. */
-function candidates(
-  rules: readonly CompiledRule[],
-  actionName: string,
-  keyId: string,
-): readonly number[] {
+/** Keeps a per-name entry within the index's bounds (both maps start over when full). */
+function keep<T>(
+  index: RuleIndex,
+  map: Map<string, T>,
+  name: string,
+  entry: T,
+  positions: number,
+): void {
+  if (map.size >= MERGED_NAMES || index.held + positions > ADMITTED_POSITIONS) {
+    index.merged.clear();
+    index.admitted.clear();
+    index.held = 0;
+  }
+  map.set(name, entry);
+  index.held += positions;
+}
+
+/**
+ * Rules whose action names and keys admit one (key, action name), indexed by their argument
+ * conditions, so a request's arguments pick the rules to test without touching the others (the
+ * counting method of publish/subscribe matching): each `eq` / `in` on JSON scalars and each
+ * numeric comparison is listed under its path — equalities by value, comparisons sorted by
+ * bound — and a request counts, per rule, the listed conditions its arguments meet. A rule is
+ * tested only when it meets all of them; a rule with none listed (no argument condition, or only
+ * `ne`, `matches`, equality with objects) is tested every time. Tested, a rule's conditions are
+ * all checked again: the index only leaves out rules that cannot match.
+ */
+interface Admitted {
+  /** Rules with no listed condition, in evaluation order. */
+  unlisted: readonly number[];
+  paths: ListedPath[];
+  /** Per rule position: how many of its conditions are listed (0: none). */
+  listed: Uint8Array;
+  /** One evaluation's count per position; all zero between evaluations (they are synchronous). */
+  met: Uint8Array;
+  positions: number;
+}
+
+interface ListedPath {
+  keys: readonly string[];
+  /** `eq` / `in` on scalars, per value (Map keys compare as JSON equality does for scalars). */
+  equal: Map<unknown, number[]>;
+  /** Numeric comparisons, each sorted by bound. */
+  lt: Bounds;
+  lte: Bounds;
+  gt: Bounds;
+  gte: Bounds;
+}
+
+interface Bounds {
+  bounds: number[];
+  positions: number[];
+}
+
+const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+
+/** The argument conditions the index can list: equality with scalars, numeric comparisons. */
+function listable(p: ArgPredicate): boolean {
+  switch (p.op) {
+    case 'eq':
+      return isScalar(p.value);
+    case 'in':
+      return p.value.every(isScalar);
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
+      return true;
+    default:
+      return false;
+  }
+}
+
+type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
+const COMPARISONS: readonly Comparison[] = ['lt', 'lte', 'gt', 'gte'];
+
+function admittedOf(rules: readonly CompiledRule[], positions: readonly number[]): Admitted {
+  const unlisted: number[] = [];
+  const listed = new Uint8Array(rules.length);
+  const byPath = new Map<string, { path: ListedPath; pairs: Record<Comparison, number[][]> }>();
+  for (const i of positions) {
+    const conditions = (rules[i].rule.match.args ?? []).filter(listable);
+    if (conditions.length === 0) {
+      unlisted.push(i);
+      continue;
+    }
+    listed[i] = conditions.length;
+    for (const c of conditions) {
+      let entry = byPath.get(c.path);
+      if (entry === undefined) {
+        const none = (): Bounds => ({ bounds: [], positions: [] });
+        entry = {
+          path: {
+            keys: c.path.split('.'),
+            equal: new Map(),
+            lt: none(),
+            lte: none(),
+            gt: none(),
+            gte: none(),
+          },
+          pairs: { lt: [], lte: [], gt: [], gte: [] },
+        };
+        byPath.set(c.path, entry);
+      }
+      if (c.op === 'eq' || c.op === 'in') {
+        for (const v of c.op === 'eq' ? [c.value] : new Set(c.value as unknown[])) {
+          const list = entry.path.equal.get(v);
+          if (list === undefined) entry.path.equal.set(v, [i]);
+          else list.push(i);
+        }
+      } else entry.pairs[c.op as Comparison].push([c.value as number, i]);
+    }
+  }
+  const paths = [...byPath.values()].map(({ path, pairs }) => {
+    for (const op of COMPARISONS) {
+      const sorted = pairs[op].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      path[op] = { bounds: sorted.map((x) => x[0]), positions: sorted.map((x) => x[1]) };
+    }
+    return path;
+  });
+  return {
+    unlisted,
+    paths,
+    listed,
+    met: new Uint8Array(rules.length),
+    positions: positions.length,
+  };
+}
+
+/** The first index whose bound is above `v` (`strict`) or at least `v`. */
+function firstAbove(bounds: readonly number[], v: number, strict: boolean): number {
+  let lo = 0;
+  let hi = bounds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strict ? bounds[mid] > v : bounds[mid] >= v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Counts a met condition of the rule at `i`; `all` gains it when it has met every listed one. */
+function meet(a: Admitted, i: number, touched: number[], all: number[]): void {
+  if (a.met[i] === 0) touched.push(i);
+  if (++a.met[i] === a.listed[i]) all.push(i);
+}
+
+/** The positions, in evaluation order, of the rules to test against these arguments. */
+function toTest(a: Admitted, args: Record<string, unknown>): readonly number[] {
+  if (a.paths.length === 0) return a.unlisted;
+  const touched: number[] = [];
+  const all: number[] = [];
+  for (const path of a.paths) {
+    const v = readPath(args, path.keys);
+    if (v === MISSING) continue;
+    if (isScalar(v)) {
+      const equal = path.equal.get(v);
+      if (equal !== undefined) for (const i of equal) meet(a, i, touched, all);
+    }
+    if (typeof v !== 'number') continue;
+    // v < bound holds where bound > v; v ≤ bound where bound ≥ v; v > bound and v ≥ bound below those.
+    const { lt, lte, gt, gte } = path;
+    for (let k = firstAbove(lt.bounds, v, true); k < lt.positions.length; k++)
+      meet(a, lt.positions[k], touched, all);
+    for (let k = firstAbove(lte.bounds, v, false); k < lte.positions.length; k++)
+      meet(a, lte.positions[k], touched, all);
+    for (let k = 0, end = firstAbove(gt.bounds, v, false); k < end; k++)
+      meet(a, gt.positions[k], touched, all);
+    for (let k = 0, end = firstAbove(gte.bounds, v, true); k < end; k++)
+      meet(a, gte.positions[k], touched, all);
+  }
+  for (const i of touched) a.met[i] = 0;
+  if (all.length === 0) return a.unlisted;
+  return [...a.unlisted, ...all].sort((x, y) => x - y);
+}
+
+/**
+ * The rules not off whose action names and keys admit this action from this key, indexed by
+ * their argument conditions.
+ */
+function candidates(rules: readonly CompiledRule[], actionName: string, keyId: string): Admitted {
   const index = indexOf(rules);
-  const byAction = actionCandidates(index, actionName);
-  if (byAction.length === 0 || index.anyKey.size === rules.length) return byAction;
   const name = `${keyId}\u0000${actionName}`;
-  const known = index.narrowed.get(name);
+  const known = index.admitted.get(name);
   if (known !== undefined) return known;
   const forKey = index.byKey.get(keyId);
-  const narrowed = byAction.filter((i) => index.anyKey.has(i) || forKey?.has(i) === true);
-  if (index.narrowed.size >= MERGED_NAMES) index.narrowed.clear();
-  index.narrowed.set(name, narrowed);
-  return narrowed;
+  const admitted = admittedOf(
+    rules,
+    actionCandidates(index, actionName).filter(
+      (i) =>
+        (index.anyKey.has(i) || forKey?.has(i) === true) &&
+        rules[i].rule.mode !== 'off' &&
+        rules[i].admits(actionName, keyId),
+    ),
+  );
+  keep(index, index.admitted, name, admitted, admitted.positions);
+  return admitted;
 }
 
 /** The positions of the rules that can match this action name, in evaluation order. */
@@ -682,8 +889,7 @@ function actionCandidates(index: RuleIndex, actionName: string): readonly number
   if (known !== undefined) return known;
   const sorted = lists.flat().sort((a, b) => a - b);
   const merged = sorted.filter((x, i) => i === 0 || sorted[i - 1] !== x);
-  if (index.merged.size >= MERGED_NAMES) index.merged.clear();
-  index.merged.set(actionName, merged);
+  keep(index, index.merged, actionName, merged, merged.length);
   return merged;
 }
 
@@ -694,12 +900,11 @@ export function evaluateAction(
   now: number,
 ): ActionEvaluation {
   const shadowed: AppliedRule[] = [];
-  for (const i of candidates(rules, facts.actionName, facts.keyId)) {
+  for (const i of toTest(candidates(rules, facts.actionName, facts.keyId), facts.args)) {
     const compiled = rules[i];
     const { rule } = compiled;
-    if (rule.mode === 'off') continue;
     if (compiled.expiresAtMs !== null && compiled.expiresAtMs <= now) continue;
-    const applied = compiled.apply(facts);
+    const applied = compiled.applyAdmitted(facts);
     if (applied === null) continue;
     if (rule.mode === 'shadow') {
       shadowed.push(applied);

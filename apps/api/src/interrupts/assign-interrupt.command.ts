@@ -1,4 +1,5 @@
 import type { MemberActor } from '@interlock/domain';
+import type { Priority } from './interrupt.entity';
 
 /**
  * Assign an interrupt to a member or a team of the organisation, or (`assignee: null`) to nobody
@@ -10,5 +11,14 @@ export interface AssignInterruptCommand {
   actor: MemberActor;
   interruptId: string;
   assignee: { type: 'member' | 'team'; id: string } | null;
+  ip: string | null;
+}
+
+/** Change how urgent an interrupt is (SPEC §8e): the input of `InterruptReviewService.setPriority`. */
+export interface SetPriorityCommand {
+  organisationId: string;
+  actor: MemberActor;
+  interruptId: string;
+  priority: Priority;
   ip: string | null;
 }

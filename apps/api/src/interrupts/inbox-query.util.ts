@@ -68,6 +68,10 @@ export interface InboxFilter {
   externalId?: string;
   /** Opened by this API key (`openedBy=me`). */
   openedByKeyId?: string;
+  /** Only these priorities (SPEC §8e). */
+  priorities?: readonly string[];
+  /** Only interrupts with this label, the agent's or the classifier's. */
+  label?: string;
   /** Folded title words, each required as a prefix (searched by the title-search plans). */
   words: readonly string[];
   /** ISO 8601 instants: createdAt ≥ from, < to. */
@@ -119,6 +123,12 @@ class Conditions {
       this.where.push(`i.external_id = ${this.bind(filter.externalId)}`);
     if (filter.openedByKeyId !== undefined)
       this.where.push(`i.opened_by_key_id = ${this.bind(filter.openedByKeyId)}::uuid`);
+    if (filter.priorities !== undefined)
+      this.where.push(`i.priority = ANY(${this.bind(filter.priorities)}::text[])`);
+    if (filter.label !== undefined) {
+      const label = this.bind([filter.label]);
+      this.where.push(`(i.agent_labels @> ${label}::text[] OR i.risk_labels @> ${label}::text[])`);
+    }
     if (filter.from !== undefined)
       this.where.push(`i.created_at >= ${this.bind(filter.from)}::timestamptz`);
     if (filter.to !== undefined)

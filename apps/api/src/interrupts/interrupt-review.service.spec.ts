@@ -18,6 +18,7 @@ const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
 const locked: LockedInterrupt = {
   title: 'Deploy to prod',
   status: 'open',
+  priority: 'normal',
   action_requests: [
     { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] },
     { name: 'notify', args: {}, description: null, allowedDecisions: ['approve'] },

@@ -13,7 +13,7 @@ import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository } from './interrupts.repository';
-import type { AssignInterruptCommand } from './assign-interrupt.command';
+import type { AssignInterruptCommand, SetPriorityCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
 import type { InterruptResponse } from './dto/interrupt.response';
 
@@ -326,6 +326,33 @@ export class InterruptReviewService {
       return escalated;
     });
     await this.events.announce(organisationId);
+    return result;
+  }
+
+  /**
+   * Changes how urgent the interrupt is (SPEC §8e): audited `interrupt.priority_changed` {from,
+   * to}; the same priority changes nothing and writes nothing; 409 once it is no longer open.
+   */
+  async setPriority(command: SetPriorityCommand): Promise<InterruptResponse> {
+    const { organisationId, actor, interruptId: id, priority, ip } = command;
+    let changed = false;
+    const result = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
+      if (interrupt.status !== 'open') throw closed(interrupt.status);
+      if (interrupt.priority === priority) return this.interrupts.render(tx, organisationId, id);
+      await this.interrupts.setPriority(tx, organisationId, id, priority);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'interrupt.priority_changed',
+        actor,
+        target: { type: 'interrupt', id, name: interrupt.title },
+        metadata: { from: interrupt.priority, to: priority },
+        ipAddress: ip,
+      });
+      changed = true;
+      return this.interrupts.keepRendered(tx, organisationId, id);
+    });
+    if (changed) await this.events.announce(organisationId);
     return result;
   }
 

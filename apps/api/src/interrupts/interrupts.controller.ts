@@ -45,6 +45,7 @@ import { InterruptLifecycleService } from './interrupt-lifecycle.service';
 import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
+import { SetPriorityDto } from './dto/set-priority.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { GetInterruptQuery, MAX_WAIT_SECONDS } from './dto/get-interrupt.query';
 import {
@@ -292,6 +293,30 @@ export class InterruptsController {
           : body.memberId === null || body.memberId === undefined
             ? null
             : { type: 'member', id: body.memberId },
+      ip,
+    });
+  }
+
+  @Post(':id/priority')
+  @HttpCode(200)
+  @MemberRoute('interrupt.assign')
+  @Operation({
+    operationId: 'setInterruptPriority',
+    summary: 'Change how urgent an open interrupt is (low, normal, high, urgent)',
+    ok: InterruptResponse,
+  })
+  @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
+  setPriority(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: SetPriorityDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    return this.review.setPriority({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      interruptId: id,
+      priority: body.priority,
       ip,
     });
   }

@@ -136,6 +136,7 @@ export type LockedInterrupt = Pick<
   InterruptRow,
   | 'title'
   | 'status'
+  | 'priority'
   | 'action_requests'
   | 'assignee_type'
   | 'assignee_id'
@@ -160,7 +161,7 @@ export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> &
 };
 
 /** The columns of a `LockedInterrupt`. */
-const LOCKED_COLUMNS = `title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
+const LOCKED_COLUMNS = `title, status, priority, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
   expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
   escalation_step, escalation_policy_team_id, escalation_clock_at, assignee_changed_at`;
 
@@ -764,6 +765,20 @@ export class InterruptsRepository {
   }
 
   /** Sets the assignee, or (null) clears it; a change of hands is dated (`assignee_changed_at`, SPEC §8e). */
+  /** Sets how urgent it is (SPEC §8e). */
+  async setPriority(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    priority: Priority,
+  ): Promise<void> {
+    await db.query(`UPDATE interrupts SET priority = $3 WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+      priority,
+    ]);
+  }
+
   async setAssignee(
     db: Queryable,
     organisationId: string,

@@ -951,6 +951,8 @@ export class InterruptsService {
       to ?? null,
       order,
       openedByKeyId ?? null,
+      query.priority === undefined ? null : [...query.priority].sort(),
+      query.label ?? null,
     ]);
     let assignees: InboxFilter['assignees'];
     if (query.assignee === 'me') assignees = { type: 'member', ids: [memberId as string] };
@@ -966,6 +968,8 @@ export class InterruptsService {
       escalated: query.escalated,
       externalId: query.externalId,
       openedByKeyId,
+      priorities: query.priority,
+      label: query.label,
       words,
       from,
       to,

@@ -1,4 +1,4 @@
-import type { InterruptStatus } from './interrupt.entity';
+import type { InterruptStatus, Priority } from './interrupt.entity';
 
 /** `me` and `my_teams` name the signed-in member; `unassigned` suits keys too. */
 export const ASSIGNEE_FILTERS = ['me', 'my_teams', 'unassigned'] as const;
@@ -24,6 +24,10 @@ export interface InterruptListing {
   assignee?: AssigneeFilter;
   openedBy?: OpenedByFilter;
   escalated?: boolean;
+  /** Only these priorities (SPEC §8e `?priority=high,urgent`). */
+  priority?: Priority[];
+  /** Only interrupts with this label, the agent's or the classifier's. */
+  label?: string;
   /** Title words. */
   q?: string;
   from?: string;

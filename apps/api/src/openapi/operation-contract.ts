@@ -204,6 +204,11 @@ export const OPERATION_LINKS: Record<
     },
     EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: byId },
     AssignInterrupt: { operationId: 'assignInterrupt', parameters: byId },
+    SetInterruptPriority: {
+      operationId: 'setInterruptPriority',
+      parameters: byId,
+      requestBody: { priority: 'urgent' },
+    },
     // The longest deadline there is: always later than the one the interrupt was opened with
     // (a fixed hour is refused after an interrupt opened with a longer one).
     ExtendInterruptDeadline: {

@@ -94,6 +94,9 @@ def test_routes_an_interrupt_as_it_opens_priority_assignee_labels(client: Interl
     assert to_team.priority == "normal"
     assert to_team.assignee is not None
     assert (to_team.assignee.type, to_team.assignee.name) == ("team", "Reviewers")
+    listed = client.interrupts.list(priority=["urgent", "high"], label="billing", limit=100)
+    assert created.id in [i.id for i in listed.data]
+    assert to_team.id not in [i.id for i in listed.data]
     with pytest.raises(BadRequestError) as info:
         client.interrupts.create(
             title="Refund order 883?",

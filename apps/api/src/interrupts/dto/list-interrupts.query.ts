@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { INTERRUPT_STATUSES } from '../interrupt.entity';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { INTERRUPT_STATUSES, PRIORITIES, type Priority } from '../interrupt.entity';
+import { LABEL_PATTERN } from './create-interrupt.dto';
 import type { InterruptStatus } from '../interrupt.entity';
 import { CursorPage } from '../../http/cursor-page.query';
 
@@ -20,6 +21,10 @@ export type { AssigneeFilter, ListOrder, OpenedByFilter };
 /** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
 const queryBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
+
+/** `high,urgent` in a query string: the list (repeated ones once); anything else for IsIn to refuse. */
+const queryList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? [...new Set(value.split(','))] : value;
 
 class ListInterruptsFilters {
   @ApiPropertyOptional({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus' })
@@ -62,6 +67,34 @@ class ListInterruptsFilters {
   @Transform(queryBoolean)
   @IsBoolean({ message: 'escalated must be true or false' })
   escalated?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: `^(${PRIORITIES.join('|')})(,(${PRIORITIES.join('|')}))*$`,
+    example: 'high,urgent',
+    description:
+      'Only these priorities, comma-separated: low, normal, high, urgent (e.g. high,urgent).',
+  })
+  @IsOptional()
+  @Transform(queryList)
+  @IsIn(PRIORITIES, {
+    each: true,
+    message: `priority must be a comma-separated list of ${PRIORITIES.join(', ')}`,
+  })
+  priority?: Priority[];
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 50,
+    pattern: LABEL_PATTERN.source,
+    description:
+      "Only interrupts with this label (exactly), the agent's or the external classifier's.",
+  })
+  @IsOptional()
+  @Matches(LABEL_PATTERN, {
+    message: 'label must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+  })
+  label?: string;
 
   @ApiPropertyOptional({
     minLength: 1,

@@ -1647,6 +1647,19 @@ class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):
     root: Union[Literal['active', 'ended'], str]
 
 
+class SetPriorityDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    priority: Union[Literal['low', 'normal', 'high', 'urgent'], str] = Field(
+        ..., examples=['urgent']
+    )
+    """
+    How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
+    """
+
+
 class SignInDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2414,6 +2427,7 @@ class AuditEntryResponse(InterlockModel):
         'interrupt.decided',
         'interrupt.approval_added',
         'interrupt.assigned',
+        'interrupt.priority_changed',
         'interrupt.unassigned',
         'interrupt.escalated',
         'interrupt.expired',

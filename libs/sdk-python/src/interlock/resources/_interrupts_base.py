@@ -109,9 +109,13 @@ def _list_params(
     order: Optional[ListOrder],
     limit: Optional[int],
     cursor: Optional[str],
+    priority: Optional[Sequence[Priority]] = None,
+    label: Optional[str] = None,
 ) -> Mapping[str, object]:
     return compact(
         {
+            "priority": ",".join(priority) if priority is not None else None,
+            "label": label,
             "status": status,
             "externalId": external_id,
             "openedBy": opened_by,
@@ -147,6 +151,8 @@ class _Interrupts(ListingResource[ClientT, ListT]):
         from_: Optional[Timestamp] = None,
         to: Optional[Timestamp] = None,
         order: Optional[ListOrder] = None,
+        priority: Optional[Sequence[Priority]] = None,
+        label: Optional[str] = None,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         timeout: Optional[Timeout] = None,
@@ -162,8 +168,11 @@ class _Interrupts(ListingResource[ClientT, ListT]):
         Filters: ``status``, ``external_id``, ``opened_by="me"`` (the interrupts this key opened),
         ``assignee="unassigned"`` (``me`` and ``my_teams`` name a signed-in member: nothing is assigned to a key),
         ``escalated``, ``q`` (every word a prefix of a title word; case and accents ignored), ``from_``
-        (inclusive) and ``to`` (exclusive) on ``created_at``.
+        (inclusive) and ``to`` (exclusive) on ``created_at``, ``priority`` (any of them, e.g. ``["high", "urgent"]``)
+        and ``label`` (the agent's labels or the classifier's).
         """
         options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
-        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
+        params = _list_params(
+            status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor, priority, label
+        )
         return self._get_list("/api/interrupts", params, _interrupts, options)

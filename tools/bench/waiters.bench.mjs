@@ -44,27 +44,47 @@ const WINDOW_S = Number(process.env.BENCH_WAITERS_WINDOW_SECONDS ?? 65);
 const PHASES = (process.env.BENCH_WAITERS_PHASES ?? 'one,two').split(',');
 /** A directory for the measured instances' CPU profiles (node --cpu-prof), when set. */
 const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
-const FILES_NEEDED = 4 * N + 4096;
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
-// Each held wait is a connection in the driver, in HAProxy (two) and in a service: raise the
-// open-files limit for this process and its children by running again under a higher one.
+// Open files are counted per process: the driver (this process) holds one socket per agent, each
+// service one per wait it holds, and a load balancer two per wait it passes on (the agent's and
+// the instance's). Raise this process's (and so its children's) soft limit as far as the hard
+// limit lets; past it, the agents are spread over several load balancers (each one HAProxy with
+// the same settings in front of both instances), as a larger deployment would run them.
+const FILES_SPARE = 2048;
+const hardLimit = Number(execFileSync('sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).trim());
 const softLimit = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
-if (softLimit < FILES_NEEDED && process.env.BENCH_WAITERS_RAISED !== '1') {
+const FILES_WANTED = Math.min(
+  Number.isFinite(hardLimit) ? hardLimit : Infinity,
+  2 * N + 3 * FILES_SPARE,
+);
+if (N + FILES_SPARE > (Number.isFinite(hardLimit) ? hardLimit : Infinity)) {
+  log(
+    `${N} agents need ${N + FILES_SPARE} open files in the driver; the hard limit is ${hardLimit}`,
+  );
+  process.exit(1);
+}
+if (softLimit < FILES_WANTED && process.env.BENCH_WAITERS_RAISED !== '1') {
   const raised = spawnSync(
     'sh',
     [
       '-c',
-      `ulimit -n ${FILES_NEEDED} && exec "$0" "$@"`,
+      `ulimit -n ${FILES_WANTED} && exec "$0" "$@"`,
       process.execPath,
       ...process.argv.slice(1),
     ],
     { stdio: 'inherit', env: { ...process.env, BENCH_WAITERS_RAISED: '1' } },
   );
-  if (raised.status !== 0 && softLimit < FILES_NEEDED && raised.status !== null)
-    log(`could not run with ${FILES_NEEDED} open files (ulimit -n is ${softLimit})`);
+  if (raised.status !== 0 && raised.status !== null)
+    log(`could not run with ${FILES_WANTED} open files (ulimit -n is ${softLimit})`);
   process.exit(raised.status ?? 1);
 }
+const FILES = Math.max(
+  softLimit,
+  Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim()),
+);
+/** Load balancers in the two-instance phase: each passes on at most (FILES - spare) / 2 waits. */
+const BALANCERS = Math.max(1, Math.ceil((2 * N) / (FILES - FILES_SPARE)));
 
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 const ENV = {
@@ -140,14 +160,14 @@ async function openInterrupts(base, key, count) {
 }
 
 /** HAProxy with docker/haproxy.cfg's settings in front of `servers`; waits longer than 60 s pass. */
-async function startHaproxy(servers) {
+async function startHaproxy(servers, waits) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-waiters-haproxy-'));
   const config = join(dir, 'haproxy.cfg');
   writeFileSync(
     config,
     `global
-  maxconn ${2 * N + 1000}
+  maxconn ${waits + 1000}
 defaults
   mode http
   option forwardfor
@@ -161,7 +181,7 @@ defaults
   retry-on conn-failure empty-response response-timeout
 frontend api
   bind 127.0.0.1:${port}
-  maxconn ${2 * N + 1000}
+  maxconn ${waits + 1000}
   default_backend replicas
 backend replicas
   balance roundrobin
@@ -196,12 +216,16 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per agent
   // The SDK's defaults, as an agent has them (a 503 or 429 is retried with backoff).
-  const client = new Interlock({ apiKey: key, baseURL: base, fetch: countingFetch });
+  // One client per load balancer (or the one instance): agent i goes through bases[i % k].
+  const bases = Array.isArray(base) ? base : [base];
+  const clients = bases.map(
+    (baseURL) => new Interlock({ apiKey: key, baseURL, fetch: countingFetch }),
+  );
   const returned = new Map();
   const failures = [];
   const before = { requests: seen.requests, refused: seen.refused, unavailable: seen.unavailable };
-  const waits = ids.map((id) =>
-    client.interrupts
+  const waits = ids.map((id, i) =>
+    clients[i % clients.length].interrupts
       .waitForAnswer(id, { timeout: 30 * 60_000, signal: abort.signal })
       .then(() => returned.set(id, performance.now()))
       .catch((error) => {
@@ -348,13 +372,18 @@ try {
   if (PHASES.includes('two')) {
     const b = { name: 'B', ...(await startService(measured, profiling('B'))) };
     stops.push(b.stop);
-    const lb = await startHaproxy([a, b]);
-    stops.push(lb.stop);
+    const lbs = [];
+    for (let i = 0; i < BALANCERS; i++) {
+      const lb = await startHaproxy([a, b], Math.ceil(N / BALANCERS));
+      stops.push(lb.stop);
+      lbs.push(lb);
+    }
+    log(`two instances behind ${BALANCERS} load balancer(s) (open files: ${FILES} a process)`);
     const names = { 'api-1': 'A', 'api-2': 'B' };
     two = await phase({
       name: 'two instances',
       Interlock,
-      base: lb.base,
+      base: lbs.map((lb) => lb.base),
       key,
       cookie,
       ids: ids.slice(DECISIONS, DECISIONS + N),
@@ -390,7 +419,7 @@ directly on an instance): from each decision's 2xx to its agent's \`waitForAnswe
 (samples). 503s: answers \`503\` the agents met (the SDK retries them). Driver: this bench's own process
 (every agent) — its CPU over the idle window (% of one core, not counted as the service's) and its
 event-loop delay p99 while the decisions were made (how late it may notice a wait returning). Load:
-the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
+the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.

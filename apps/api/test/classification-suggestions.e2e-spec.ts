@@ -305,6 +305,45 @@ describe('classification suggestions', () => {
     expect(rules.body.rules).toEqual([]);
   });
 
+  it('is not listed while an enforce-mode rule already approves every action it was read from; shadow rules, and rules covering only some, leave it listed', async () => {
+    const org = await newOrg('Covered');
+    for (const amount of [10, 20, 30, 40, 50]) await decided(org, 'refund', { amount });
+    const [suggestion] = await list(org);
+    expect(suggestion).toMatchObject({ actionName: 'refund', approvals: 5 });
+    const rule = async (mode: string, max: number) => {
+      const res = await http()
+        .post('/api/classification/rules')
+        .set('cookie', org.owner.cookie)
+        .send({
+          name: `refunds up to ${max} (${mode})`,
+          mode,
+          priority: 10,
+          match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: max }] },
+          outcome: { type: 'approve' },
+        });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const patch = async (id: string, body: Record<string, unknown>) => {
+      const res = await http()
+        .patch(`/api/classification/rules/${id}`)
+        .set('cookie', org.owner.cookie)
+        .send(body);
+      expect(res.status).toBe(200);
+    };
+    const shadow = await rule('shadow', 100);
+    expect((await list(org)).map((s) => s.id)).toEqual([suggestion.id]);
+    // Enforced but covering 3 of the 5 approved amounts: still suggested.
+    await rule('enforce', 30);
+    expect((await list(org)).map((s) => s.id)).toEqual([suggestion.id]);
+    // The shadow rule enforced covers all five: the suggestion is not listed…
+    await patch(shadow, { mode: 'enforce' });
+    expect(await list(org)).toEqual([]);
+    // …and comes back when that rule is off again (nothing was recorded about the suggestion).
+    await patch(shadow, { mode: 'off' });
+    expect((await list(org)).map((s) => s.id)).toEqual([suggestion.id]);
+  });
+
   it('is for members: Managers read, applying needs classification.manage, a key gets the exact 403, another organisation gets 404', async () => {
     const org = await newOrg('Guarded');
     for (let i = 0; i < 5; i++) await decided(org, 'refund', { amount: 1 });

@@ -5,6 +5,7 @@
 export * from './generated';
 export { ApiError, isApiError } from './lib/api-error';
 export { call } from './lib/call';
+export { sendRequestsThrough } from './lib/fetch';
 export {
   eventStreamUrl,
   ORGANISATION_HEADER,

@@ -6,12 +6,15 @@ import { DomainError, type MemberActor } from '@interlock/domain';
 import { ALWAYS_ALLOW_PRIORITY, ARG_NAME } from './always-allow.service';
 import type { RuleRecord } from './classification-rules.repository';
 import { ClassificationRulesService } from './classification-rules.service';
+import { RuleCache } from './rule-cache';
 import {
   ClassificationSuggestionsRepository,
   type SuggestionEvidenceRow,
 } from './classification-suggestions.repository';
 import {
   type ArgPredicate,
+  type CompiledRule,
+  evaluateAction,
   parseRuleMatch,
   RULE_LIMITS,
   type RuleDefinition,
@@ -105,6 +108,27 @@ export function suggestedConditions(
 const suggestible = (row: SuggestionEvidenceRow) => !/[*?]/.test(row.action_name);
 
 /**
+ * Whether the organisation's rules already approve what a suggestion is made of (SPEC §8d): an
+ * enforce-mode rule decides `approve` for every approved action it was read from (its key, name
+ * and arguments; no session and no title, so a rule that needs either does not cover it).
+ */
+export function coveredByRules(
+  rules: readonly CompiledRule[],
+  row: Pick<SuggestionEvidenceRow, 'key_id' | 'action_name' | 'samples'>,
+  now: number,
+): boolean {
+  if (rules.length === 0 || row.samples.length === 0) return false;
+  return row.samples.every(
+    (args) =>
+      evaluateAction(
+        rules,
+        { actionName: row.action_name, args, keyId: row.key_id, sessionId: null, titleWords: [] },
+        now,
+      ).enforced?.outcome.type === 'approve',
+  );
+}
+
+/**
  * Suggestions (SPEC §8d, issue 29 §2): after at least 5 approvals and no rejection by people of
  * the same (key, action name, argument shape) in 30 days, argus suggests the rule that would
  * have approved them. Nothing is enforced until a person applies one (choosing shadow or
@@ -116,16 +140,24 @@ export class ClassificationSuggestionsService {
     private readonly dataSource: DataSource,
     private readonly suggestions: ClassificationSuggestionsRepository,
     private readonly rules: ClassificationRulesService,
+    private readonly cache: RuleCache,
   ) {}
 
+  /** The suggestions to show: not those the organisation's enforce-mode rules already cover. */
   async list(organisationId: string): Promise<Suggestion[]> {
-    const rows = await this.suggestions.evidence(this.dataSource, organisationId, {
-      days: SUGGESTION_WINDOW_DAYS,
-      minApprovals: SUGGESTION_MIN_APPROVALS,
-      samples: SAMPLES,
-      limit: SUGGESTIONS_LISTED,
-    });
-    return rows.filter(suggestible).map((row) => this.suggestionOf(organisationId, row));
+    const [rows, rules] = await Promise.all([
+      this.suggestions.evidence(this.dataSource, organisationId, {
+        days: SUGGESTION_WINDOW_DAYS,
+        minApprovals: SUGGESTION_MIN_APPROVALS,
+        samples: SAMPLES,
+        limit: SUGGESTIONS_LISTED,
+      }),
+      this.cache.rules(organisationId),
+    ]);
+    const now = Date.now();
+    return rows
+      .filter((row) => suggestible(row) && !coveredByRules(rules, row, now))
+      .map((row) => this.suggestionOf(organisationId, row));
   }
 
   /** Makes the suggested rule in the mode the person picked; the suggestion is then gone. */

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { LOGGER } from '../logging/logger.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ClassificationController } from './classification.controller';
@@ -32,6 +31,7 @@ import { WebhookResolver } from '../webhooks/webhook-resolver';
 import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { AddressResolver } from '../webhooks/webhook-url.util';
+import { periodicJobProvider } from '../jobs/periodic-job.provider';
 
 /** Connections kept alive per classifier host (the answers come back while a POST waits). */
 const CLASSIFIER_SOCKETS_PER_HOST = 32;
@@ -81,26 +81,22 @@ const CLASSIFIER_SOCKETS_PER_HOST = 32;
           config.nodeEnv === 'production',
         ),
     },
-    {
-      provide: ClassificationMatchRetentionJob,
-      inject: [DataSource, ClassificationMatchesRepository, APP_CONFIG, LOGGER, PeriodicJobsWorker],
-      useFactory: (
+    periodicJobProvider(
+      ClassificationMatchRetentionJob,
+      [DataSource, ClassificationMatchesRepository, APP_CONFIG, LOGGER],
+      (
         dataSource: DataSource,
         matches: ClassificationMatchesRepository,
         config: AppConfig,
         logger: Logger,
-        periodic: PeriodicJobsWorker,
-      ) => {
-        const job = new ClassificationMatchRetentionJob(
+      ) =>
+        new ClassificationMatchRetentionJob(
           dataSource,
           matches,
           config.classification.matchRetentionMs,
           logger,
-        );
-        periodic.add(job);
-        return job;
-      },
-    },
+        ),
+    ),
   ],
   exports: [RuleCache, ArgusPipeline, ClassificationRulesService, ExternalClassifier],
 })

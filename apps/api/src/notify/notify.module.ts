@@ -5,7 +5,6 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
 import { JobRunner } from '../jobs/job-runner';
-import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { InterruptsRepository } from '../interrupts/interrupts.repository';
 import { LOGGER } from '../logging/logger.module';
 import { Mailer } from '../mail/mailer';
@@ -33,6 +32,7 @@ import { SlackInteractionsController, SlackSettingsController } from './slack/sl
 import { SLACK_SECRET_BOX, SlackService } from './slack/slack.service';
 import { SlackRepository } from './slack/slack.repository';
 import { TeamsModule } from '../teams/teams.module';
+import { periodicJobProvider } from '../jobs/periodic-job.provider';
 
 /**
  * Notifications to people (issue 30): the outbox that hears the interrupts' events in their
@@ -125,23 +125,19 @@ import { TeamsModule } from '../teams/teams.module';
         return outbox;
       },
     },
-    {
-      provide: DeadlineWarningJob,
-      inject: [DataSource, InterruptsRepository, NotificationOutbox, JobRunner, PeriodicJobsWorker],
-      useFactory: (
+    periodicJobProvider(
+      DeadlineWarningJob,
+      [DataSource, InterruptsRepository, NotificationOutbox, JobRunner],
+      (
         dataSource: DataSource,
         interrupts: InterruptsRepository,
         outbox: NotificationOutbox,
         runner: JobRunner,
-        periodic: PeriodicJobsWorker,
-      ) => {
-        const job = new DeadlineWarningJob(dataSource, interrupts, outbox, () =>
+      ) =>
+        new DeadlineWarningJob(dataSource, interrupts, outbox, () =>
           runner.wake(NotificationDeliveryWorker.NAME),
-        );
-        periodic.add(job);
-        return job;
-      },
-    },
+        ),
+    ),
     {
       provide: MessageRenderer,
       inject: [APP_CONFIG],

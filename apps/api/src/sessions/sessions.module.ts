@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { LOGGER } from '../logging/logger.module';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -15,6 +14,7 @@ import { SseStreamsFactory } from '../http/sse-streams';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { SessionMessageRetentionJob } from './session-message-retention.job';
+import { periodicJobProvider } from '../jobs/periodic-job.provider';
 
 @Module({
   imports: [AllowancesModule, IdempotencyModule, EventsModule, WebhooksModule],
@@ -25,26 +25,17 @@ import { SessionMessageRetentionJob } from './session-message-retention.job';
     SseStreamsFactory,
     LiveViewService,
     { provide: LIVE_VIEW_OPTIONS, useValue: DEFAULT_LIVE_VIEW_OPTIONS },
-    {
-      provide: SessionMessageRetentionJob,
-      inject: [DataSource, SessionsRepository, APP_CONFIG, LOGGER, PeriodicJobsWorker],
-      useFactory: (
-        dataSource: DataSource,
-        sessions: SessionsRepository,
-        config: AppConfig,
-        logger: Logger,
-        periodic: PeriodicJobsWorker,
-      ) => {
-        const job = new SessionMessageRetentionJob(
+    periodicJobProvider(
+      SessionMessageRetentionJob,
+      [DataSource, SessionsRepository, APP_CONFIG, LOGGER],
+      (dataSource: DataSource, sessions: SessionsRepository, config: AppConfig, logger: Logger) =>
+        new SessionMessageRetentionJob(
           dataSource,
           sessions,
           config.sessions.messageRetentionMs,
           logger,
-        );
-        periodic.add(job);
-        return job;
-      },
-    },
+        ),
+    ),
   ],
   exports: [SessionsService],
 })

@@ -1,7 +1,9 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { installEarlyReads } from '@/shared/utils/early-reads';
 import { prefetchInbox } from '@/features/interrupts/api/interrupts.queries';
 import { InboxRoute } from '@/features/interrupts/routes/inbox.route';
 import { meQuery } from '@/shared/sign-in/me.queries';
+import { signInSessionQuery } from '@/shared/sign-in/sign-in-session.queries';
 import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from './layout/public-layout';
 import { HomeRedirect } from './layout/home-redirect';
@@ -89,7 +91,9 @@ const routes: RouteObject[] = [
     element: <AppLayout />,
     errorElement: <RouteError />,
     loader: () => {
+      // Every signed-in page waits for both: ask for them at once, not the session after `me`.
       void queryClient.prefetchQuery(meQuery);
+      void queryClient.prefetchQuery(signInSessionQuery);
       return null;
     },
     children: [
@@ -252,4 +256,6 @@ const routes: RouteObject[] = [
   },
 ];
 
+// Before the router starts its loaders: their first reads may have been asked for already.
+installEarlyReads();
 export const router = createBrowserRouter(routes);

@@ -120,8 +120,9 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /**
- * One interrupt with its decisions, linked session, argus's receipts and what its escalation
- * policy did (`include=argus`, `include=escalation`: anyone who may read it), and its history when the member may read the audit log (history is audit
+ * One interrupt with its decisions, linked session, argus's receipts, what its escalation
+ * policy did and where its resumeUrl's POST stands (`include=argus`, `include=escalation`,
+ * `include=resume`: anyone who may read it), and its history when the member may read the audit log (history is audit
  * entries: the API answers 403 without `auditLog.read`).
  */
 export function useInterrupt(id: string, withHistory: boolean) {
@@ -133,8 +134,8 @@ export function useInterrupt(id: string, withHistory: boolean) {
           path: { id },
           query: {
             include: withHistory
-              ? ['history', 'session', 'argus', 'escalation']
-              : ['session', 'argus', 'escalation'],
+              ? ['history', 'session', 'argus', 'escalation', 'resume']
+              : ['session', 'argus', 'escalation', 'resume'],
           },
           signal,
         }),

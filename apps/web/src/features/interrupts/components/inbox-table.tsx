@@ -11,6 +11,8 @@ import {
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
+  LabelChips,
+  PriorityBadge,
   RiskBadge,
   StatusBadge,
 } from './interrupt-badges';
@@ -101,6 +103,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     >
                       {it.title}
                     </Anchor>
+                    <PriorityBadge interrupt={it} />
                     <RiskBadge interrupt={it} />
                     <EscalationBadge interrupt={it} />
                     <ArgusRowBadge interrupt={it} />
@@ -109,6 +112,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     {(it.status === 'expired' || it.status === 'withdrawn') && (
                       <StatusBadge status={it.status} />
                     )}
+                    <LabelChips interrupt={it} />
                   </Group>
                   {it.status === 'withdrawn' && (
                     <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>

@@ -209,3 +209,66 @@ export function RiskBadge({
     </Tooltip>
   );
 }
+
+const PRIORITY: Record<
+  Exclude<NonNullable<InterruptResponse['priority']>, 'normal'>,
+  { color: string; label: string; variant: 'filled' | 'light' }
+> = {
+  urgent: { color: 'red', label: 'Urgent', variant: 'filled' },
+  high: { color: 'orange', label: 'High priority', variant: 'light' },
+  low: { color: 'gray', label: 'Low priority', variant: 'light' },
+};
+
+/**
+ * The priority its agent (or a routing rule) gave it (SPEC §8e, routing at creation): a badge for
+ * urgent, high and low; nothing for normal, so that most rows stay quiet.
+ */
+export function PriorityBadge({ interrupt }: { interrupt: Pick<InterruptResponse, 'priority'> }) {
+  const priority = interrupt.priority;
+  if (priority === undefined || priority === 'normal') return null;
+  const look = PRIORITY[priority];
+  return (
+    <Badge
+      variant={look.variant}
+      color={look.color}
+      tt="none"
+      miw="max-content"
+      data-priority={priority}
+    >
+      {look.label}
+    </Badge>
+  );
+}
+
+/** How many labels a row shows before "+N". */
+export const ROW_LABELS = 3;
+
+/**
+ * Its labels (the agent's, then the classifier's) as small chips: the first `max`, then "+N"
+ * with the rest in its title. Nothing without labels.
+ */
+export function LabelChips({
+  interrupt,
+  max = ROW_LABELS,
+}: {
+  interrupt: Pick<InterruptResponse, 'labels'>;
+  max?: number;
+}) {
+  const labels = interrupt.labels ?? [];
+  if (labels.length === 0) return null;
+  const rest = labels.slice(max);
+  return (
+    <span className="label-chips" aria-label={`Labels: ${labels.join(', ')}`} role="list">
+      {labels.slice(0, max).map((label) => (
+        <span key={label} className="label-chip" role="listitem">
+          {label}
+        </span>
+      ))}
+      {rest.length > 0 && (
+        <span className="label-chip label-chip-more" role="listitem" title={rest.join(', ')}>
+          +{rest.length}
+        </span>
+      )}
+    </span>
+  );
+}

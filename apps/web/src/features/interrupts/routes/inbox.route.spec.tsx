@@ -120,4 +120,54 @@ describe('InboxRoute', () => {
       await screen.findByText('The classifier’s labels: production, irreversible'),
     ).toBeInTheDocument();
   });
+
+  it('marks a row’s priority unless normal, and shows its labels as chips (SPEC §8e routing)', async () => {
+    const labelled = (i: number, overrides: Parameters<typeof anInterrupt>[0]) =>
+      anInterrupt({ id: `00000000-0000-4000-8000-00000000010${i}`, ...overrides });
+    server.use(
+      http.get(`${API}/interrupts`, () =>
+        HttpResponse.json({
+          interrupts: [
+            labelled(1, { title: 'Urgent one', priority: 'urgent', labels: ['billing'] }),
+            labelled(2, { title: 'High one', priority: 'high', labels: [] }),
+            labelled(3, { title: 'Low one', priority: 'low' }),
+            labelled(4, {
+              title: 'Normal one',
+              priority: 'normal',
+              labels: ['a', 'team:payments', 'eu/west', 'ticket+42', 'pii'],
+            }),
+          ],
+          nextCursor: null,
+        }),
+      ),
+      http.get(`${API}/interrupts/counts`, () => HttpResponse.json(COUNTS)),
+    );
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const table = await screen.findByRole('table', { name: 'Interrupts' });
+    const rowOf = (title: string) =>
+      within(table)
+        .getAllByRole('row')
+        .find((r) => r.textContent?.includes(title)) as HTMLElement;
+    const priority = (title: string) =>
+      rowOf(title).querySelector('[data-priority]')?.textContent ?? null;
+    expect(
+      ['Urgent one', 'High one', 'Low one', 'Normal one'].map((title) => priority(title)),
+    ).toEqual(['Urgent', 'High priority', 'Low priority', null]);
+
+    const chips = (title: string) =>
+      within(rowOf(title))
+        .queryAllByRole('listitem')
+        .map((chip) => chip.textContent);
+    expect(chips('Urgent one')).toEqual(['billing']);
+    expect(chips('High one')).toEqual([]);
+    expect(chips('Low one')).toEqual([]);
+    // The first three, then how many more (all of them named for assistive technology).
+    expect(chips('Normal one')).toEqual(['a', 'team:payments', 'eu/west', '+2']);
+    expect(
+      within(rowOf('Normal one')).getByRole('list', {
+        name: 'Labels: a, team:payments, eu/west, ticket+42, pii',
+      }),
+    ).toBeInTheDocument();
+    expect(within(rowOf('Normal one')).getByText('+2')).toHaveAttribute('title', 'ticket+42, pii');
+  });
 });

@@ -25,6 +25,7 @@ import { ArgusExplanation } from '../components/argus-explanation';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
 import { EscalationPanel } from '../components/escalation-panel';
+import { ResumeDeliveryPanel } from '../components/resume-delivery-panel';
 import { HistoryTimeline } from '../components/history-timeline';
 import {
   ApprovalsBadge,
@@ -153,6 +154,7 @@ function InterruptPage({ id }: { id: string }) {
             />
             <DeadlinePanel interrupt={it} canDecide={canDecide} />
             <EscalationPanel escalation={it.escalation} />
+            <ResumeDeliveryPanel resume={it.resume} />
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
             {canAudit && <HistoryTimeline history={it.history ?? []} />}

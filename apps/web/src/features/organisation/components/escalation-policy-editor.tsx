@@ -10,8 +10,9 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { CenteredLoader } from '@/shared/components/centered-loader';
+import { DraftActions, useDraft } from '@/shared/components/draft-actions';
 import { DurationInput } from '@/shared/components/duration-input';
 import { FormError } from '@/shared/components/form-error';
 import { QueryError } from '@/shared/components/query-error';
@@ -96,13 +97,9 @@ export function EscalationPolicyEditor({
   const save = useReplaceEscalationPolicy(teamId);
   const members = useMembers({ enabled: canListDirectory });
   const teams = useTeams({ enabled: canListDirectory });
-  const [draft, setDraft] = useState<DraftStep[] | null>(null);
+  const [draft, setDraft] = useDraft(policy.data, toDraft);
   const headingId = useId();
   const where = team === undefined ? 'Organisation policy' : `Policy of team ${team.name}`;
-
-  useEffect(() => {
-    if (policy.data) setDraft(toDraft(policy.data));
-  }, [policy.data]);
 
   if (policy.isError)
     return <QueryError error={policy.error} onRetry={() => void policy.refetch()} />;
@@ -250,7 +247,13 @@ export function EscalationPolicyEditor({
           })}
           <FormError error={save.error} />
           {canManage && (
-            <Group gap="sm">
+            <DraftActions
+              saveLabel={`Save ${team === undefined ? 'organisation policy' : `policy of team ${team.name}`}`}
+              changed={changed}
+              invalid={invalid}
+              saving={save.isPending}
+              onDiscard={() => setDraft(saved)}
+            >
               <Button
                 variant="default"
                 disabled={draft.length >= MAX_STEPS}
@@ -271,13 +274,7 @@ export function EscalationPolicyEditor({
               >
                 Add step
               </Button>
-              <Button type="submit" disabled={!changed || invalid} loading={save.isPending}>
-                Save {team === undefined ? 'organisation policy' : `policy of team ${team.name}`}
-              </Button>
-              <Button variant="default" disabled={!changed} onClick={() => setDraft(saved)}>
-                Discard changes
-              </Button>
-            </Group>
+            </DraftActions>
           )}
         </Stack>
       </form>

@@ -1,7 +1,8 @@
 import type { InterruptDeadlineSettingsResponse } from '@interlock/api-client';
-import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Alert, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { CenteredLoader } from '@/shared/components/centered-loader';
+import { DraftActions, useDraft } from '@/shared/components/draft-actions';
 import { DurationInput } from '@/shared/components/duration-input';
 import { FormError } from '@/shared/components/form-error';
 import { PageHeader } from '@/shared/components/page-header';
@@ -12,6 +13,9 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { useDeadlineSettings, useUpdateDeadlineSettings } from '../api/organisation.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
 
+/** The draft is the settings themselves. */
+const asIs = (settings: InterruptDeadlineSettingsResponse) => settings;
+
 /** A default deadline to offer when none is set: one day. */
 const SUGGESTED_DEFAULT = 86_400;
 
@@ -20,12 +24,8 @@ export function DeadlineSettingsRoute() {
   const canManage = useCan('classification.manage');
   const settings = useDeadlineSettings();
   const save = useUpdateDeadlineSettings();
-  const [draft, setDraft] = useState<InterruptDeadlineSettingsResponse | null>(null);
+  const [draft, setDraft] = useDraft(settings.data, asIs);
   const [lastDefault, setLastDefault] = useState(SUGGESTED_DEFAULT);
-
-  useEffect(() => {
-    if (settings.data) setDraft(settings.data);
-  }, [settings.data]);
 
   if (settings.isError)
     return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
@@ -130,18 +130,13 @@ export function DeadlineSettingsRoute() {
             </Stack>
             <FormError error={save.error} />
             {canManage && (
-              <Group>
-                <Button
-                  type="submit"
-                  disabled={!changed || defaultTooLong || tooLong}
-                  loading={save.isPending}
-                >
-                  Save deadline settings
-                </Button>
-                <Button variant="default" disabled={!changed} onClick={() => setDraft(saved)}>
-                  Discard changes
-                </Button>
-              </Group>
+              <DraftActions
+                saveLabel="Save deadline settings"
+                changed={changed}
+                invalid={defaultTooLong || tooLong}
+                saving={save.isPending}
+                onDiscard={() => setDraft(saved)}
+              />
             )}
           </Stack>
         </form>

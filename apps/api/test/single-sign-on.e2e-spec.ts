@@ -1,7 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { sessionCookieOf, signUpOwner, type SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  joinWithAccount,
+  sessionCookieOf,
+  signUpOwner,
+  type SignedUpOwner,
+} from './support/factories';
 import {
   signInAtProvider,
   startOidcProvider,
@@ -57,8 +65,11 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
   }
 
   /** A new organisation whose single sign-on is the test provider, for `domains`. */
-  async function connected(domains: string[]): Promise<{ owner: SignedUpOwner; roleId: string }> {
-    const owner = await signUpOwner(t.app.getHttpServer());
+  async function connected(
+    domains: string[],
+    organisationName?: string,
+  ): Promise<{ owner: SignedUpOwner; roleId: string }> {
+    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
     const roleId = await managerRoleOf(owner);
     const put = await http()
       .put('/api/organisation/sso')
@@ -169,6 +180,8 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         clientId: CLIENT.client_id,
         allowedDomains: [d],
         defaultRoleId: roleId,
+        requireSso: false,
+        verifiedAt: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },
@@ -401,5 +414,268 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(res.body.message).toMatch(reason);
     expect(res.headers['set-cookie']?.toString() ?? '').not.toMatch(/(^|,)session=[^;]/);
     expect(await entries(owner.organisationId, 'member.provisioned')).toEqual([]);
+  });
+
+  describe('require single sign-on (SPEC §8f)', () => {
+    const PASSWORD = 'correct horse battery staple';
+    const NOT_VERIFIED =
+      'Nobody has signed in through this provider yet: sign in with single sign-on once, so it is known to work, before requiring it.';
+    const ACT_FOR =
+      'This organisation requires single sign-on: sign in with single sign-on to act for it (your password sign-in acts only for your other organisations).';
+    const CHOOSE =
+      'choose "Sign in with single sign-on" on the sign-in page instead of your password';
+
+    const requirement = (owner: SignedUpOwner, requireSso: unknown) =>
+      http()
+        .put('/api/organisation/sso/requirement')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({ requireSso });
+    const signIn = (email: string, password = PASSWORD) =>
+      http().post('/api/auth/sign-in').send({ email, password });
+    const session = (cookie: string, organisationId: string) =>
+      http()
+        .get('/api/auth/session')
+        .set('cookie', cookie)
+        .set('x-organisation-id', organisationId);
+
+    it('needs a provider that has signed someone in; then password sign-in no longer acts for the organisation, an Owner breaks glass (audited), keys work', async () => {
+      const d = domain();
+      const name = `Acme ${randomBytes(3).toString('hex')}`;
+      const { owner } = await connected([d], name);
+      const server = t.app.getHttpServer();
+      const roles = await builtInRoleIds(server, owner.cookie);
+      const member = await joinOrganisation(server, owner.cookie, roles.developer, 'Pat');
+      const key = await createApiKey(server, owner.cookie);
+
+      // Nobody has signed in through it: requiring it would lock everyone out.
+      const early = await requirement(owner, true);
+      expect(early.status).toBe(409);
+      expect(early.body).toMatchObject({ code: 'CONFLICT', message: NOT_VERIFIED });
+      expect((await requirement(owner, 'yes')).status).toBe(400);
+      const flow = await throughProvider(`grace@${d}`);
+      expect((await finish(flow.flow, flow.query)).status).toBe(200);
+
+      const on = await requirement(owner, true);
+      expect(on.status).toBe(200);
+      expect(on.body.connection).toMatchObject({
+        requireSso: true,
+        verifiedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      // Setting it again changes (and audits) nothing.
+      expect((await requirement(owner, true)).status).toBe(200);
+      expect(
+        (await entries(owner.organisationId, 'settings.sso_requirement_changed')).map((e) => [
+          e.summary,
+          e.metadata,
+        ]),
+      ).toEqual([
+        [
+          'Single sign-on required for members by Ada Lovelace',
+          { requireSso: true, issuer: op.issuer },
+        ],
+      ]);
+
+      // The member's password session stops acting for it at its next request…
+      const refused = await session(member.cookie, owner.organisationId);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'SSO_REQUIRED',
+        message: ACT_FOR,
+      });
+      // …and a new password sign-in is refused (the password was right: no failure counted).
+      const password = await signIn(member.email);
+      expect(password.status).toBe(403);
+      expect(password.body).toMatchObject({
+        code: 'SSO_REQUIRED',
+        message: `${name} signs its members in with single sign-on: ${CHOOSE}.`,
+      });
+      expect(password.headers['set-cookie']?.toString() ?? '').not.toMatch(/(^|,)session=[^;]/);
+      expect((await signIn(member.email, 'not the password')).status).toBe(401);
+
+      // The Owner's password is the break-glass path, written in the audit log.
+      const glass = await signIn(owner.email);
+      expect(glass.status).toBe(200);
+      expect(glass.body.organisations.map((o: { id: string }) => o.id)).toEqual([
+        owner.organisationId,
+      ]);
+      expect((await session(sessionCookieOf(glass), owner.organisationId)).status).toBe(200);
+      expect(
+        (await entries(owner.organisationId, 'member.break_glass_sign_in')).map((e) => [
+          e.actor_id,
+          e.summary,
+          e.metadata,
+        ]),
+      ).toEqual([
+        [
+          owner.memberId,
+          'Ada Lovelace signed in with a password (Owner break-glass: this organisation requires single sign-on)',
+          { email: owner.email },
+        ],
+      ]);
+
+      // API keys are not sign-ins: unaffected.
+      const agent = await http().get('/api/interrupts').set('x-api-key', key.key);
+      expect(agent.status).toBe(200);
+
+      // The provider cannot be swapped for one that never signed anyone in while it is required;
+      // the same issuer and client (a new secret, domains) can change.
+      const swap = await http()
+        .put('/api/organisation/sso')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({
+          issuer: op.issuer,
+          clientId: 'someone-else',
+          clientSecret: 'other-secret-0123456789',
+          allowedDomains: [d],
+          defaultRoleId: roles.manager,
+        });
+      expect(swap.status).toBe(409);
+      expect(swap.body.message).toBe(
+        'This organisation requires single sign-on: turn that off before changing the issuer or client id (the new provider has signed nobody in yet).',
+      );
+      const same = await http()
+        .put('/api/organisation/sso')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({
+          issuer: op.issuer,
+          clientId: CLIENT.client_id,
+          clientSecret: CLIENT.client_secret,
+          allowedDomains: [d],
+          defaultRoleId: roles.manager,
+        });
+      expect(same.status).toBe(200);
+      expect(same.body.connection).toMatchObject({
+        requireSso: true,
+        verifiedAt: expect.any(String),
+      });
+
+      // Turned off: the member's password works again.
+      const off = await requirement(owner, false);
+      expect(off.status).toBe(200);
+      expect(off.body.connection.requireSso).toBe(false);
+      expect((await session(member.cookie, owner.organisationId)).status).toBe(200);
+      expect((await signIn(member.email)).status).toBe(200);
+      expect(
+        (await entries(owner.organisationId, 'settings.sso_requirement_changed')).map(
+          (e) => e.summary,
+        ),
+      ).toEqual([
+        'Single sign-on required for members by Ada Lovelace',
+        'Single sign-on no longer required by Ada Lovelace',
+      ]);
+
+      // A new issuer or client id has signed nobody in: verification starts again.
+      const other = await http()
+        .put('/api/organisation/sso')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({
+          issuer: op.issuer,
+          clientId: 'someone-else',
+          clientSecret: 'other-secret-0123456789',
+          allowedDomains: [d],
+          defaultRoleId: roles.manager,
+        });
+      expect(other.status).toBe(200);
+      expect(other.body.connection).toMatchObject({ requireSso: false, verifiedAt: null });
+      expect((await requirement(owner, true)).body.message).toBe(NOT_VERIFIED);
+    });
+
+    it('a member of several organisations signs in with a password for the others only; an invitation into it is used by signing in with single sign-on', async () => {
+      const d = domain();
+      const name = `Initech ${randomBytes(3).toString('hex')}`;
+      const { owner } = await connected([d], name);
+      const server = t.app.getHttpServer();
+      const roles = await builtInRoleIds(server, owner.cookie);
+      // Someone with their own organisation who is also a Developer here.
+      const elsewhere = await signUpOwner(server, {
+        name: 'Kim',
+        organisationName: 'Kim & Co',
+      });
+      await joinWithAccount(server, owner.cookie, roles.developer, elsewhere);
+      const flow = await throughProvider(`grace@${d}`);
+      expect((await finish(flow.flow, flow.query)).status).toBe(200);
+      expect((await requirement(owner, true)).status).toBe(200);
+
+      const signedIn = await signIn(elsewhere.email);
+      expect(signedIn.status).toBe(200);
+      // Only what the session acts for is listed; the organisation that requires it answers 403.
+      expect(signedIn.body.organisations.map((o: { id: string }) => o.id)).toEqual([
+        elsewhere.organisationId,
+      ]);
+      const cookie = sessionCookieOf(signedIn);
+      const me = await http().get('/api/me').set('cookie', cookie);
+      expect(me.body.organisations.map((o: { id: string }) => o.id)).toEqual([
+        elsewhere.organisationId,
+      ]);
+      expect((await session(cookie, elsewhere.organisationId)).status).toBe(200);
+      const there = await session(cookie, owner.organisationId);
+      expect(there.status).toBe(403);
+      expect(there.body.message).toBe(ACT_FOR);
+      expect(await entries(owner.organisationId, 'member.break_glass_sign_in')).toEqual([]);
+
+      // An invitation: not with a password (a new account or a signed-in one)…
+      const email = `ivy@${d}`;
+      const invited = await http()
+        .post('/api/invitations')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({ email, roleId: roles.developer });
+      expect(invited.status).toBe(201);
+      const JOIN = `${name} signs its members in with single sign-on: ${CHOOSE}, which makes you a member with this invitation's role.`;
+      const accept = await http()
+        .post(`/api/invitations/${invited.body.token as string}/accept`)
+        .send({ name: 'Ivy', password: PASSWORD });
+      expect(accept.status).toBe(403);
+      expect(accept.body).toMatchObject({ code: 'SSO_REQUIRED', message: JOIN });
+      const lee = await signUpOwner(server, { name: 'Lee', organisationName: 'Lee Ltd' });
+      const second = await http()
+        .post('/api/invitations')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({ email: lee.email, roleId: roles.manager });
+      expect(second.status).toBe(201);
+      const join = await http()
+        .post(`/api/invitations/${second.body.token as string}/join`)
+        .set('cookie', lee.cookie)
+        .send({});
+      expect(join.status).toBe(403);
+      expect(join.body).toMatchObject({ code: 'SSO_REQUIRED', message: JOIN });
+      // …but by signing in with single sign-on, with the invitation's role.
+      const ivy = await throughProvider(email);
+      const joined = await finish(ivy.flow, ivy.query);
+      expect(joined.status).toBe(200);
+      expect(joined.body.organisation).toMatchObject({
+        id: owner.organisationId,
+        roleId: roles.developer,
+        roleName: 'Developer',
+      });
+      expect(
+        (await entries(owner.organisationId, 'member.joined'))
+          .map((e) => e.metadata as { email: string; invitationId: string; role: string })
+          .filter((m) => m.email === email),
+      ).toEqual([
+        { invitationId: invited.body.id, email, roleId: roles.developer, role: 'Developer' },
+      ]);
+      const invitations = await http()
+        .get('/api/invitations')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId);
+      expect(
+        (invitations.body.invitations as { email: string; acceptedAt: string | null }[]).find(
+          (i) => i.email === email,
+        )?.acceptedAt,
+      ).toEqual(expect.any(String));
+      expect(
+        (await entries(owner.organisationId, 'member.provisioned')).map(
+          (e) => (e.metadata as { email: string }).email,
+        ),
+      ).toEqual([`grace@${d}`]);
+    });
   });
 });

@@ -331,6 +331,8 @@ export interface AuditEventCatalogue {
   };
   /** An existing account was linked to the organisation's OpenID provider at its first sign-in with it. */
   'member.sso_linked': { target: 'user'; metadata: { email: string; issuer: string } };
+  /** An Owner signed in with their password although the organisation requires single sign-on (SPEC §8f). */
+  'member.break_glass_sign_in': { target: 'user'; metadata: { email: string } };
   /**
    * The person changed their password (signed in, with the current one) or reset it with an
    * emailed link; written in every organisation they are a member of. `sessionsEnded`: their other
@@ -449,6 +451,11 @@ export interface AuditEventCatalogue {
     };
   };
   'settings.sso_removed': { target: 'organisation'; metadata: { issuer: string } };
+  /** "Require single sign-on" turned on or off (SPEC §8f). */
+  'settings.sso_requirement_changed': {
+    target: 'organisation';
+    metadata: { requireSso: boolean; issuer: string };
+  };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
@@ -758,6 +765,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'user',
     summary: (e) => `${e.target.name} signed in with single sign-on for the first time`,
   },
+  'member.break_glass_sign_in': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      `${e.actor.name} signed in with a password (Owner break-glass: this organisation requires single sign-on)`,
+  },
   'member.password_changed': {
     category: 'member',
     target: 'user',
@@ -850,6 +863,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'settings',
     target: 'organisation',
     summary: (e) => `Single sign-on (${e.metadata.issuer}) disconnected by ${e.actor.name}`,
+  },
+  'settings.sso_requirement_changed': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) =>
+      e.metadata.requireSso
+        ? `Single sign-on required for members by ${e.actor.name}`
+        : `Single sign-on no longer required by ${e.actor.name}`,
   },
   'role.created': {
     category: 'role',

@@ -23,12 +23,20 @@ jest.mock('../users/users.repository', () => ({
   replacePasswordHash: jest.fn(async () => true),
 }));
 jest.mock('../users/account.util', () => ({
-  describeAccount: jest.fn(async (_db: unknown, userId: string) => ({ userId })),
+  describeAccount: jest.fn(async (_db: unknown, userId: string) => ({
+    userId,
+    organisations: [{ id: 'o-open' }, { id: 'o-sso' }],
+  })),
   describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({
     userId,
     organisationId,
     user: { id: userId, name: 'Ada', email: 'ada@example.com', emailVerified: false },
   })),
+}));
+// Single sign-on's requirement reads the person's organisations (its SQL has e2e tests): faked.
+jest.mock('../sso/sso-requirement.util', () => ({
+  admitPasswordSignIn: jest.fn(async () => undefined),
+  refusedToPassword: jest.fn(async () => new Set(['o-sso'])),
 }));
 jest.mock('./password.util', () => ({
   hashPassword: jest.fn(async () => 'scrypt$new'),
@@ -195,7 +203,33 @@ describe('AuthService', () => {
     expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', null);
     expect(succeeded).toHaveBeenCalledTimes(1);
     expect(signIns.create).toHaveBeenCalledWith(expect.anything(), 'u-ada');
-    expect(signedIn.body).toEqual({ userId: 'u-ada' });
+    // A password session lists only what it acts for (not what requires single sign-on).
+    expect(signedIn.body).toEqual({ userId: 'u-ada', organisations: [{ id: 'o-open' }] });
+  });
+
+  it('a sign-in refused because single sign-on is required is no failure (the password was right), and begins no session', async () => {
+    fakeUsers.findUserByEmail.mockResolvedValue({
+      id: 'u-ada',
+      email: 'ada@example.com',
+      name: 'Ada',
+      password_hash: 'scrypt$ada',
+      email_verified_at: null,
+    });
+    const { service, succeeded, signIns } = setUp();
+    const requirement = jest.requireMock('../sso/sso-requirement.util');
+    requirement.admitPasswordSignIn.mockRejectedValueOnce(
+      new DomainError('SSO_REQUIRED', 'Acme signs its members in with single sign-on: …'),
+    );
+    await expect(service.signIn('ada@example.com', 'correct horse', null)).rejects.toMatchObject({
+      code: 'SSO_REQUIRED',
+    });
+    expect(requirement.admitPasswordSignIn).toHaveBeenCalledWith(
+      expect.anything(),
+      { id: 'u-ada', name: 'Ada', email: 'ada@example.com' },
+      null,
+    );
+    expect(succeeded).toHaveBeenCalledTimes(1);
+    expect(signIns.create).not.toHaveBeenCalled();
   });
 
   it('replaces a hash made at another cost by one at today’s, only while it is still the one verified', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../users/users.repository';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.util';
 import { TwoFactorService } from '../users/two-factor.service';
+import { admitPasswordSignIn, refusedToPassword } from '../sso/sso-requirement.util';
 import { SignInSessionService } from './sign-in-session.service';
 import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpCommand } from './sign-up.command';
@@ -215,10 +216,17 @@ export class AuthService {
     const session = await this.dataSource
       .transaction(async (tx) => {
         await this.twoFactor.signInStep(tx, { id: user.id, name: user.name }, code, ip);
+        // Where single sign-on is required, refused — or an Owner's audited break-glass (SPEC §8f).
+        await admitPasswordSignIn(tx, { id: user.id, name: user.name, email: user.email }, ip);
         return this.signIns.create(tx, user.id);
       })
       .catch(async (error: unknown) => {
-        if (error instanceof DomainError && error.code === 'TWO_FACTOR_REQUIRED') await succeeded();
+        // The password was right: neither is a failed sign-in.
+        if (
+          error instanceof DomainError &&
+          (error.code === 'TWO_FACTOR_REQUIRED' || error.code === 'SSO_REQUIRED')
+        )
+          await succeeded();
         throw error;
       });
     await succeeded();
@@ -231,7 +239,7 @@ export class AuthService {
         user.password_hash,
       );
     }
-    return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };
+    return { ...session, body: await this.account(user.id, null) };
   }
 
   /** The member acting for this request's organisation: who, which organisation, which role and permissions. */
@@ -249,7 +257,20 @@ export class AuthService {
     };
   }
 
-  async account(userId: string): Promise<AccountResponse> {
-    return describeAccount(this.dataSource.manager, userId);
+  /**
+   * The person's account as a sign-in session shows it: one made by single sign-on lists its
+   * organisation only; a password one leaves out those that require single sign-on where the
+   * person is no Owner (it cannot act for them: SPEC §8f).
+   */
+  async account(userId: string, ssoOrganisationId: string | null): Promise<AccountResponse> {
+    const db = this.dataSource.manager;
+    const account = await describeAccount(db, userId);
+    const refused = ssoOrganisationId === null ? await refusedToPassword(db, userId) : undefined;
+    return {
+      ...account,
+      organisations: account.organisations.filter((o) =>
+        refused === undefined ? o.id === ssoOrganisationId : !refused.has(o.id),
+      ),
+    };
   }
 }

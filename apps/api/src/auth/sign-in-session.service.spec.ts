@@ -24,6 +24,7 @@ const none = {
   role_name: null,
   permissions: null,
   plan: null,
+  password_refused: false,
 };
 const membership = (organisationId: string): SignedInMemberRow => ({
   ...user,
@@ -33,6 +34,7 @@ const membership = (organisationId: string): SignedInMemberRow => ({
   // A permission no longer in the catalogue is dropped, never granted.
   permissions: ['interrupt.read', 'retired.permission'],
   plan: 'pro',
+  password_refused: false,
 });
 
 function setUp(rows: SignedInMemberRow[]) {
@@ -99,7 +101,7 @@ describe('SignInSessionService', () => {
     });
   });
 
-  it('tells apart nobody, no membership of the one asked for, none at all, and several to choose from', async () => {
+  it('tells apart nobody, no membership of the one asked for, none at all, single sign-on required, and several to choose from', async () => {
     expect(await setUp([]).service.authenticateMember(TOKEN, ORG)).toBeUndefined();
     expect(
       await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, ORG),
@@ -122,6 +124,16 @@ describe('SignInSessionService', () => {
         ORG,
       ),
     ).toMatchObject({ outcome: 'not_member' });
+    // A password session naming an organisation that requires single sign-on (not its Owner).
+    expect(
+      await setUp([{ ...membership(ORG), password_refused: true }]).service.authenticateMember(
+        TOKEN,
+        ORG,
+      ),
+    ).toMatchObject({ outcome: 'sso_required', user: { userId: 'u-ada' } });
+    expect(
+      await setUp([{ ...membership(ORG), password_refused: true }]).service.stillMember(TOKEN, ORG),
+    ).toBeUndefined();
     expect(
       await setUp([membership(ORG), membership(OTHER)]).service.authenticateMember(
         TOKEN,

@@ -37,8 +37,11 @@ function tokenHash(token: string): string {
 export type MemberSignIn =
   | { readonly outcome: 'member'; readonly member: MemberPrincipal }
   | {
-      /** `sso_only`: a session made by single sign-on, asked to act for another organisation. */
-      readonly outcome: 'not_member' | 'no_organisation' | 'several' | 'sso_only';
+      /**
+       * `sso_only`: a session made by single sign-on, asked to act for another organisation;
+       * `sso_required`: a password session, for an organisation that requires single sign-on.
+       */
+      readonly outcome: 'not_member' | 'no_organisation' | 'several' | 'sso_only' | 'sso_required';
       readonly user: UserPrincipal;
     };
 
@@ -121,6 +124,7 @@ export class SignInSessionService {
       return { outcome: 'not_member', user };
     }
     if (rows.length > 1) return { outcome: 'several', user: toUser(row) };
+    if (row.password_refused) return { outcome: 'sso_required', user: toUser(row) };
     return {
       outcome: 'member',
       member: {

@@ -5,6 +5,7 @@ import {
   CURRENT_MEMBERSHIP_COLUMNS,
   leftJoinCurrentMemberships,
 } from '../members/memberships.repository';
+import { leftJoinSsoConnection } from '../sso/sso.repository';
 import { joinUsers } from '../users/users.repository';
 
 /** A live sign-in session with its user, and its latest use (to decide whether to record this one). */
@@ -34,6 +35,8 @@ export interface SignInSessionRow {
 const live = (alias: string, idleParam: string) =>
   `${alias}.expires_at > now() AND ${alias}.last_used_at > now() - ${idleParam} * interval '1 millisecond'`;
 const USE_COLUMNS = 's.last_used_at, s.ip_address, s.user_agent, s.sso_organisation_id';
+/** Over `s` (the session), `r` (the membership's role) and `sc` (its organisation's single sign-on). */
+const PASSWORD_REFUSED = `(s.sso_organisation_id IS NULL AND sc.require_sso IS TRUE AND r.built_in IS DISTINCT FROM 'owner')`;
 
 /** …and one of the user's current memberships (all null when none matched). */
 export interface SignedInMemberRow extends SignedInUserRow {
@@ -42,6 +45,11 @@ export interface SignedInMemberRow extends SignedInUserRow {
   role_name: string | null;
   permissions: string[] | null;
   plan: Plan | null;
+  /**
+   * A password session (no `sso_organisation_id`) naming a membership of an organisation that
+   * requires single sign-on, where the person is no Owner: it may not act for it (SPEC §8f).
+   */
+  password_refused: boolean;
 }
 
 /** A (token hash, organisation) pair that is still a signed-in current member, with the role's permissions. */
@@ -146,10 +154,12 @@ export class SignInSessionsRepository {
   ): Promise<SignedInMemberRow[]> {
     return queryRows<SignedInMemberRow>(
       db,
-      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}, ${CURRENT_MEMBERSHIP_COLUMNS}
+      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}, ${CURRENT_MEMBERSHIP_COLUMNS},
+              ${PASSWORD_REFUSED} AS password_refused
          FROM sign_in_sessions s
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', '$2', 's.sso_organisation_id')}
+         ${leftJoinSsoConnection('sc', 'm.organisation_id')}
         WHERE s.token_hash = $1 AND ${live('s', '$3')}
         ORDER BY m.organisation_id
         LIMIT 2`,
@@ -175,7 +185,8 @@ export class SignInSessionsRepository {
          JOIN sign_in_sessions s ON s.token_hash = q.token_hash AND ${live('s', '$3')}
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', 'q.organisation_id', 's.sso_organisation_id')}
-        WHERE m.organisation_id IS NOT NULL`,
+         ${leftJoinSsoConnection('sc', 'm.organisation_id')}
+        WHERE m.organisation_id IS NOT NULL AND NOT ${PASSWORD_REFUSED}`,
       [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId), idleMs],
     );
   }

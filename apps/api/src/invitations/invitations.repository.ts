@@ -123,6 +123,30 @@ export class InvitationsRepository {
     return row;
   }
 
+  /**
+   * The unused, unexpired invitation of an address to the organisation (the newest), locked FOR
+   * UPDATE: a single sign-on of the invited person uses it (SPEC §8f).
+   */
+  async lockPendingByEmail(
+    db: Queryable,
+    organisationId: string,
+    email: string,
+  ): Promise<PendingInvitationRow | undefined> {
+    const [row] = await queryRows<PendingInvitationRow>(
+      db,
+      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
+         FROM invitations i
+         ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
+         ${joinOrganisations('o', 'i.organisation_id')}
+        WHERE i.organisation_id = $1 AND i.email = $2 AND i.accepted_at IS NULL AND i.expires_at > now()
+        ORDER BY i.created_at DESC, i.id DESC
+        LIMIT 1
+        FOR UPDATE OF i`,
+      [organisationId, email],
+    );
+    return row;
+  }
+
   async markAccepted(db: Queryable, organisationId: string, id: string): Promise<void> {
     await db.query(
       `UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`,

@@ -16,6 +16,7 @@ import { OrganisationsRepository } from '../organisation/organisations.repositor
 import type { Granter } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
+import { refuseJoinWithoutSso } from '../sso/sso-requirement.util';
 import { describeJoined } from '../users/account.util';
 import { EmailVerificationService, recordEmailProven } from '../users/email-verification.service';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
@@ -247,6 +248,7 @@ export class InvitationsService {
         // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
         const invitation = await this.invitations.findPendingByToken(tx, hash, true);
         if (invitation === undefined) throw DomainError.of('NOT_FOUND');
+        await refuseJoinWithoutSso(tx, invitationOrganisation(invitation));
         const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () =>
           accountExists(SIGN_IN_TO_ACCEPT),
         );
@@ -293,6 +295,7 @@ export class InvitationsService {
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
       if (invitation.email !== user.email)
         throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
+      await refuseJoinWithoutSso(tx, invitationOrganisation(invitation));
       // An unproven address cannot take what was sent to its real owner (SPEC §8f).
       await this.verification.assertMayJoin(tx, user.id);
       await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
@@ -325,4 +328,8 @@ export class InvitationsService {
       ipAddress: who.ip,
     });
   }
+}
+
+function invitationOrganisation(invitation: PendingInvitationRow): { id: string; name: string } {
+  return { id: invitation.organisation_id, name: invitation.organisation_name };
 }

@@ -151,6 +151,8 @@ export interface UserOrganisationRow {
   plan: Plan;
   role_id: string;
   role_name: string;
+  /** The role's built-in key (`owner`, …), null for a custom role. */
+  role_built_in: string | null;
   joined_at: Date;
 }
 
@@ -158,7 +160,7 @@ export interface UserOrganisationRow {
 export function organisationsOfUser(db: Queryable, userId: string): Promise<UserOrganisationRow[]> {
   return queryRows<UserOrganisationRow>(
     db,
-    `SELECT o.id, o.name, o.plan, m.role_id, r.name AS role_name, m.joined_at
+    `SELECT o.id, o.name, o.plan, m.role_id, r.name AS role_name, r.built_in AS role_built_in, m.joined_at
        FROM memberships m
        ${joinOrganisations('o', 'm.organisation_id')}
        ${joinRoles('r', 'm.organisation_id', 'm.role_id')}

@@ -96,8 +96,9 @@ function errorsFor(
       add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
       add(
         '403',
-        'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id ' +
-          'and the person is a member of no organisation.',
+        'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id ' +
+          'and the person is a member of no organisation, or a single sign-on session naming another organisation, or ' +
+          'SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).',
       );
       break;
     case 'user':
@@ -117,7 +118,7 @@ function errorsFor(
         );
       add(
         '403',
-        `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.`,
+        `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).`,
       );
       break;
     case 'human':

@@ -19,6 +19,8 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     INVALID_TWO_FACTOR_CODE:
       'the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
+    SSO_REQUIRED:
+      'the password (and code) were right, but every organisation of the person requires single sign-on and they are an Owner of none (SPEC §8f)',
   },
   signUp: {
     CONFLICT:
@@ -85,9 +87,15 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   putSingleSignOn: {
     SSO_DISCOVERY_FAILED: "the issuer's discovery document could not be read or is not valid",
     NOT_FOUND: 'defaultRoleId names no role of this organisation',
-    CONFLICT: "a domain is another organisation's already",
+    CONFLICT:
+      "a domain is another organisation's already, or the issuer or client id changes while single sign-on is required",
   },
   deleteSingleSignOn: { NOT_FOUND: 'no provider is connected' },
+  putSingleSignOnRequirement: {
+    NOT_FOUND: 'no provider is connected',
+    CONFLICT:
+      'turning it on before the provider has signed anyone in with its current issuer and client id (SPEC §8f)',
+  },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',
@@ -127,12 +135,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     CONFLICT: 'an account with this email already exists',
   },
   acceptInvitation: {
+    SSO_REQUIRED:
+      'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
     INVALID_TOKEN:
       "emailProof is not the one the invitation email's link carries for this invitation and address",
     CONFLICT:
       'an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset)',
   },
   joinInvitation: {
+    SSO_REQUIRED:
+      'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
     EMAIL_NOT_VERIFIED:
       "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",
   },

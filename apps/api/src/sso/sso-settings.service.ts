@@ -27,6 +27,10 @@ export const SSO_SETTINGS_MESSAGES = {
     `${domain} is signed in by another organisation's single sign-on already.`,
   discovery: (issuer: string, reason: string) =>
     `Could not read the OpenID provider's configuration at ${issuer}/.well-known/openid-configuration: ${reason}`,
+  requiredProviderChange:
+    'This organisation requires single sign-on: turn that off before changing the issuer or client id (the new provider has signed nobody in yet).',
+  notVerified:
+    'Nobody has signed in through this provider yet: sign in with single sign-on once, so it is known to work, before requiring it.',
 } as const;
 
 /**
@@ -83,6 +87,11 @@ export class SsoSettingsService {
       // No privilege escalation: whoever sets it up could not grant more by inviting.
       assertHoldsAll(granter.permissions, role.permissions.filter(isPermission));
       const previous = await this.sso.read(tx, organisationId, 'FOR UPDATE');
+      if (
+        previous?.require_sso === true &&
+        (previous.issuer !== issuer || previous.client_id !== dto.clientId)
+      )
+        throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.requiredProviderChange);
       const row = await this.sso.upsert(tx, {
         organisationId,
         issuer,
@@ -114,6 +123,38 @@ export class SsoSettingsService {
       return row;
     });
     return { connection: toResponse(saved), redirectUri: this.signIn.redirectUri() };
+  }
+
+  /**
+   * Turns "require single sign-on" on or off (SPEC §8f). On needs a provider that has signed
+   * someone in with its current issuer and client id (409 otherwise); 404 without a provider.
+   * Setting what is already set changes and audits nothing.
+   */
+  async setRequirement(
+    organisationId: string,
+    actor: MemberActor,
+    requireSso: boolean,
+    ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    const row = await this.dataSource.transaction(async (tx) => {
+      const current = await this.sso.read(tx, organisationId, 'FOR UPDATE');
+      if (current === undefined) throw DomainError.of('NOT_FOUND');
+      if (current.require_sso === requireSso) return current;
+      if (requireSso && current.verified_at === null)
+        throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.notVerified);
+      const changed = await this.sso.setRequired(tx, organisationId, requireSso);
+      const organisation = await this.organisations.read(tx, organisationId);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'settings.sso_requirement_changed',
+        actor,
+        target: { type: 'organisation', id: organisationId, name: organisation?.name ?? '' },
+        metadata: { requireSso, issuer: current.issuer },
+        ipAddress: ip,
+      });
+      return changed;
+    });
+    return { connection: toResponse(row), redirectUri: this.signIn.redirectUri() };
   }
 
   async remove(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
@@ -159,6 +200,8 @@ function toResponse(row: SsoConnectionRow): SsoConnectionResponse {
     clientId: row.client_id,
     allowedDomains: row.allowed_domains,
     defaultRoleId: row.default_role_id,
+    requireSso: row.require_sso,
+    verifiedAt: row.verified_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { InvitationsRepository } from '../invitations/invitations.repository';
 import { RolesRepository } from '../roles/roles.repository';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
@@ -65,6 +66,7 @@ export class SsoSignInService {
     private readonly dataSource: DataSource,
     private readonly sso: SsoRepository,
     private readonly roles: RolesRepository,
+    private readonly invitations: InvitationsRepository,
     private readonly signIns: SignInSessionService,
     private readonly clients: SsoClients,
     private readonly secrets: SsoSecrets,
@@ -159,6 +161,13 @@ export class SsoSignInService {
     return this.dataSource.transaction(async (tx) => {
       const person = await this.personOf(tx, connection, claims, email, name, ip);
       await this.admit(tx, connection, { ...person, email, issuer: claims.iss, ip });
+      // It works: the organisation may now require it (SPEC §8f).
+      await this.sso.markVerified(
+        tx,
+        connection.organisation_id,
+        connection.issuer,
+        connection.client_id,
+      );
       const session = await this.signIns.create(tx, person.id, connection.organisation_id);
       const joined = await describeJoined(tx, person.id, connection.organisation_id);
       // The session acts for this organisation alone: the answer lists no other.
@@ -200,13 +209,37 @@ export class SsoSignInService {
     return { id: userId, name: existing?.name ?? name };
   }
 
-  /** Just-in-time membership: a person who is not a member joins with the connection's role. */
+  /**
+   * Just-in-time membership: a person who is not a member joins with the role of their pending
+   * invitation (used up, `member.joined`), else with the connection's role (`member.provisioned`).
+   */
   private async admit(
     tx: Queryable,
     connection: SsoConnectionRow,
     who: { id: string; name: string; email: string; issuer: string; ip: string | null },
   ): Promise<void> {
     const organisationId = connection.organisation_id;
+    const invitation = await this.invitations.lockPendingByEmail(tx, organisationId, who.email);
+    if (invitation !== undefined) {
+      const joined = await beginMembership(tx, organisationId, who.id, invitation.role_id);
+      if (joined === 'already') return;
+      await this.invitations.markAccepted(tx, organisationId, invitation.id);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'member.joined',
+        actor: { type: 'member', id: who.id, name: who.name },
+        target: { type: 'user', id: who.id, name: who.name },
+        metadata: {
+          invitationId: invitation.id,
+          email: invitation.email,
+          roleId: invitation.role_id,
+          role: invitation.role_name,
+          ...(joined === 'rejoined' ? { rejoined: true as const } : {}),
+        },
+        ipAddress: who.ip,
+      });
+      return;
+    }
     const role = await this.roles.lock(
       tx,
       organisationId,

@@ -10,6 +10,7 @@ import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   FinishSsoDto,
   PutSsoConnectionDto,
+  PutSsoRequirementDto,
   SsoSettingsResponse,
   SsoStartResponse,
   StartSsoDto,
@@ -114,6 +115,29 @@ export class SsoSettingsController {
       connection: body,
       ip,
     });
+  }
+
+  @Put('requirement')
+  @MemberRoute('member.manage')
+  @Operation({
+    operationId: 'putSingleSignOnRequirement',
+    summary:
+      'Require single sign-on: password sign-in no longer acts for the organisation (Owners keep it as an audited break-glass path)',
+    description:
+      'Turning it on needs a provider that has signed someone in with its current issuer and client id (`verifiedAt`). API keys are not affected.',
+    ok: SsoSettingsResponse,
+  })
+  putRequirement(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: PutSsoRequirementDto,
+    @ClientIp() ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    return this.settings.setRequirement(
+      member.organisationId,
+      memberActorOf(member),
+      body.requireSso,
+      ip,
+    );
   }
 
   @Delete()

@@ -44,6 +44,14 @@ export class SsoConnectionEntity {
   @Column('text', { array: true })
   allowedDomains!: string[];
 
+  /** Password sign-in no longer acts for the organisation (its Owners' is the audited break-glass path). */
+  @Column('boolean', { default: false })
+  requireSso!: boolean;
+
+  /** When this issuer and client id first signed someone in (null: never yet); requiring it needs one. */
+  @Column('timestamptz', { nullable: true })
+  verifiedAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import { InvitationsRepository } from '../invitations/invitations.repository';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { RolesModule } from '../roles/roles.module';
 import { SsoClients } from './sso-clients';
@@ -16,6 +17,8 @@ import { SsoRepository } from './sso.repository';
   controllers: [SsoSignInController, SsoSettingsController],
   providers: [
     SsoRepository,
+    // Stateless: a single sign-on of an invited person uses their invitation.
+    InvitationsRepository,
     SsoSignInService,
     SsoSettingsService,
     {

@@ -9,11 +9,36 @@ export interface SsoConnectionRow {
   client_secret_sealed: Buffer;
   default_role_id: string;
   allowed_domains: string[];
+  require_sso: boolean;
+  verified_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, created_at, updated_at`;
+const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, require_sso, verified_at, created_at, updated_at`;
+
+/**
+ * For the sign-in lookup (one statement on every cookie request): a LEFT JOIN of the single
+ * sign-on connection of the organisation `organisationIdColumn`. The composing owner selects
+ * `<alias>.require_sso` (null when the organisation has no connection).
+ */
+export function leftJoinSsoConnection(alias: string, organisationIdColumn: string): string {
+  return `LEFT JOIN sso_connections ${alias} ON ${alias}.organisation_id = ${organisationIdColumn}`;
+}
+
+/** Of `organisationIds`, those that require single sign-on (SPEC §8f). */
+export async function organisationsRequiringSso(
+  db: Queryable,
+  organisationIds: readonly string[],
+): Promise<Set<string>> {
+  if (organisationIds.length === 0) return new Set();
+  const rows = await queryRows<{ organisation_id: string }>(
+    db,
+    `SELECT organisation_id FROM sso_connections WHERE organisation_id = ANY($1::uuid[]) AND require_sso`,
+    [organisationIds],
+  );
+  return new Set(rows.map((r) => r.organisation_id));
+}
 
 /**
  * The single sign-on tables' one owner: `sso_connections` (an organisation's provider),
@@ -52,6 +77,10 @@ export class SsoRepository {
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organisation_id) DO UPDATE
           SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
+              -- Another provider or client has signed nobody in yet.
+              verified_at = CASE WHEN sso_connections.issuer = EXCLUDED.issuer
+                                  AND sso_connections.client_id = EXCLUDED.client_id
+                                 THEN sso_connections.verified_at END,
               client_secret_sealed = EXCLUDED.client_secret_sealed,
               default_role_id = EXCLUDED.default_role_id,
               allowed_domains = EXCLUDED.allowed_domains, updated_at = now()
@@ -95,6 +124,35 @@ export class SsoRepository {
       throw error;
     }
     return undefined;
+  }
+
+  /** Turns "require single sign-on" on or off; the row as it is now. */
+  async setRequired(
+    tx: Queryable,
+    organisationId: string,
+    required: boolean,
+  ): Promise<SsoConnectionRow> {
+    const [row] = await queryRows<SsoConnectionRow>(
+      tx,
+      `UPDATE sso_connections SET require_sso = $2, updated_at = now() WHERE organisation_id = $1
+       RETURNING ${COLUMNS}`,
+      [organisationId, required],
+    );
+    return row as SsoConnectionRow;
+  }
+
+  /** Records that the provider (still this issuer and client id) signed someone in, the first time only. */
+  async markVerified(
+    tx: Queryable,
+    organisationId: string,
+    issuer: string,
+    clientId: string,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE sso_connections SET verified_at = now()
+        WHERE organisation_id = $1 AND issuer = $2 AND client_id = $3 AND verified_at IS NULL`,
+      [organisationId, issuer, clientId],
+    );
   }
 
   /** Removes the organisation's provider and its domains; false when it had none. */

@@ -34,15 +34,11 @@ export class AccountController {
     summary:
       'The signed-in person and the organisations they are a member of, with their role in each',
     description:
-      'Under a sign-in session made by single sign-on, only the organisation that signed them in: the session acts for no other.',
+      'Only the organisations this sign-in session acts for: under one made by single sign-on, the organisation that signed them in; under a password one, not those that require single sign-on (where the person is no Owner).',
     ok: AccountResponse,
   })
-  async me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
-    const account = await this.auth.account(user.userId);
-    const only = user.ssoOrganisationId;
-    return only === null
-      ? account
-      : { ...account, organisations: account.organisations.filter((o) => o.id === only) };
+  me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
+    return this.auth.account(user.userId, user.ssoOrganisationId);
   }
 
   @Post('password')

@@ -382,7 +382,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1053,7 +1053,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -2059,6 +2059,13 @@ export type PutSsoConnectionDto = {
     issuer: string;
 };
 
+export type PutSsoRequirementDto = {
+    /**
+     * true: members sign in with single sign-on only (a password sign-in no longer acts for the organisation; Owners' is the audited break-glass path). Needs a provider that has signed someone in.
+     */
+    requireSso: boolean;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2508,7 +2515,15 @@ export type SsoConnectionResponse = {
     createdAt: string;
     defaultRoleId: string;
     issuer: string;
+    /**
+     * Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
+     */
+    requireSso: boolean;
     updatedAt: string;
+    /**
+     * When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
+     */
+    verifiedAt: string | null;
 };
 
 export type SsoSettingsResponse = {
@@ -3008,7 +3023,7 @@ export type ListApiKeysErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3056,7 +3071,7 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3118,7 +3133,7 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3175,7 +3190,7 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3263,7 +3278,7 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3334,7 +3349,7 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3477,7 +3492,7 @@ export type GetSignInSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3519,7 +3534,7 @@ export type SignInErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in. SSO_REQUIRED: the password (and code) were right, but every organisation of the person requires single sign-on and they are an Owner of none (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3877,7 +3892,7 @@ export type AlwaysAllowActionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3941,7 +3956,7 @@ export type DeleteClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3993,7 +4008,7 @@ export type GetClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4041,7 +4056,7 @@ export type PutClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4105,7 +4120,7 @@ export type RotateClassifierSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4165,7 +4180,7 @@ export type TestClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4225,7 +4240,7 @@ export type DryRunClassificationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4285,7 +4300,7 @@ export type ListClassificationRulesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4333,7 +4348,7 @@ export type CreateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4399,7 +4414,7 @@ export type DeleteClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4456,7 +4471,7 @@ export type GetClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4506,7 +4521,7 @@ export type UpdateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4568,7 +4583,7 @@ export type GetClassificationRuleStatsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4616,7 +4631,7 @@ export type ListClassificationSuggestionsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4666,7 +4681,7 @@ export type ApplyClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4732,7 +4747,7 @@ export type DismissClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4805,7 +4820,7 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4912,7 +4927,7 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5028,7 +5043,7 @@ export type CountInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5091,7 +5106,7 @@ export type GetInterruptErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation. MISSING_PERMISSION: include=history by a member without auditLog.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**
@@ -5145,7 +5160,7 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5211,7 +5226,7 @@ export type CancelInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5277,7 +5292,7 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5346,7 +5361,7 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5412,7 +5427,7 @@ export type ExtendInterruptDeadlineErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5478,7 +5493,7 @@ export type SetInterruptPriorityErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5542,7 +5557,7 @@ export type ListInvitationsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5590,7 +5605,7 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5656,7 +5671,7 @@ export type WithdrawInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5703,7 +5718,7 @@ export type AcceptInvitationErrors = {
      */
     400: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5759,7 +5774,7 @@ export type JoinInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
      */
     403: ErrorBody;
     /**
@@ -6392,7 +6407,7 @@ export type ListMembersErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6442,7 +6457,7 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6503,7 +6518,7 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6577,7 +6592,7 @@ export type ListNotificationDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6625,7 +6640,7 @@ export type GetNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6673,7 +6688,7 @@ export type UpdateNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6733,7 +6748,7 @@ export type GetNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6781,7 +6796,7 @@ export type UpdateNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6841,7 +6856,7 @@ export type DisconnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6896,7 +6911,7 @@ export type GetSlackSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6944,7 +6959,7 @@ export type ConnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7008,7 +7023,7 @@ export type GetOrganisationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7056,7 +7071,7 @@ export type GetEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7104,7 +7119,7 @@ export type ReplaceEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7164,7 +7179,7 @@ export type GetInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7212,7 +7227,7 @@ export type UpdateInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7272,7 +7287,7 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7332,7 +7347,7 @@ export type DeleteSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7387,7 +7402,7 @@ export type GetSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7435,7 +7450,7 @@ export type PutSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7443,7 +7458,7 @@ export type PutSingleSignOnErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: a domain is another organisation's already.
+     * CONFLICT: a domain is another organisation's already, or the issuer or client id changes while single sign-on is required.
      */
     409: ErrorBody;
     /**
@@ -7475,6 +7490,70 @@ export type PutSingleSignOnResponses = {
 };
 
 export type PutSingleSignOnResponse = PutSingleSignOnResponses[keyof PutSingleSignOnResponses];
+
+export type PutSingleSignOnRequirementData = {
+    body: PutSsoRequirementDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso/requirement';
+};
+
+export type PutSingleSignOnRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: no provider is connected.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: turning it on before the provider has signed anyone in with its current issuer and client id (SPEC §8f).
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutSingleSignOnRequirementError = PutSingleSignOnRequirementErrors[keyof PutSingleSignOnRequirementErrors];
+
+export type PutSingleSignOnRequirementResponses = {
+    200: SsoSettingsResponse;
+};
+
+export type PutSingleSignOnRequirementResponse = PutSingleSignOnRequirementResponses[keyof PutSingleSignOnRequirementResponses];
 
 export type CreateOrganisationData = {
     body: CreateOrganisationDto;
@@ -7549,7 +7628,7 @@ export type ListRolesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7597,7 +7676,7 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7663,7 +7742,7 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7724,7 +7803,7 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7799,7 +7878,7 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7913,7 +7992,7 @@ export type RetrieveSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7967,7 +8046,7 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8164,7 +8243,7 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8231,7 +8310,7 @@ export type ListTeamsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8279,7 +8358,7 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8345,7 +8424,7 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8402,7 +8481,7 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8468,7 +8547,7 @@ export type GetTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8518,7 +8597,7 @@ export type ReplaceTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8580,7 +8659,7 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8646,7 +8725,7 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8701,7 +8780,7 @@ export type ListWebhooksErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8749,7 +8828,7 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8811,7 +8890,7 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8868,7 +8947,7 @@ export type GetWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8918,7 +8997,7 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8987,7 +9066,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9038,7 +9117,7 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9104,7 +9183,7 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9166,7 +9245,7 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**

@@ -386,7 +386,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1049,7 +1049,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -2043,6 +2043,13 @@ export type PutSsoConnectionDto = {
     issuer: string;
 };
 
+export type PutSsoRequirementDto = {
+    /**
+     * true: members sign in with single sign-on only (a password sign-in no longer acts for the organisation; Owners' is the audited break-glass path). Needs a provider that has signed someone in.
+     */
+    requireSso: boolean;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2487,7 +2494,15 @@ export type SsoConnectionResponse = {
     createdAt: string;
     defaultRoleId: string;
     issuer: string;
+    /**
+     * Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
+     */
+    requireSso: boolean;
     updatedAt: string;
+    /**
+     * When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
+     */
+    verifiedAt: string | null;
 };
 
 export type SsoSettingsResponse = {
@@ -2991,7 +3006,7 @@ export type ListApiKeysErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3039,7 +3054,7 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3101,7 +3116,7 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3158,7 +3173,7 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3246,7 +3261,7 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3317,7 +3332,7 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3460,7 +3475,7 @@ export type GetSignInSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3502,7 +3517,7 @@ export type SignInErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in. SSO_REQUIRED: the password (and code) were right, but every organisation of the person requires single sign-on and they are an Owner of none (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3860,7 +3875,7 @@ export type AlwaysAllowActionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3924,7 +3939,7 @@ export type DeleteClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3976,7 +3991,7 @@ export type GetClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4024,7 +4039,7 @@ export type PutClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4088,7 +4103,7 @@ export type RotateClassifierSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4148,7 +4163,7 @@ export type TestClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4208,7 +4223,7 @@ export type DryRunClassificationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4268,7 +4283,7 @@ export type ListClassificationRulesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4316,7 +4331,7 @@ export type CreateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4382,7 +4397,7 @@ export type DeleteClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4439,7 +4454,7 @@ export type GetClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4489,7 +4504,7 @@ export type UpdateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4551,7 +4566,7 @@ export type GetClassificationRuleStatsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4599,7 +4614,7 @@ export type ListClassificationSuggestionsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4649,7 +4664,7 @@ export type ApplyClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4715,7 +4730,7 @@ export type DismissClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4788,7 +4803,7 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4895,7 +4910,7 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5011,7 +5026,7 @@ export type CountInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5074,7 +5089,7 @@ export type GetInterruptErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation. MISSING_PERMISSION: include=history by a member without auditLog.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**
@@ -5128,7 +5143,7 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5194,7 +5209,7 @@ export type CancelInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5260,7 +5275,7 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5329,7 +5344,7 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5395,7 +5410,7 @@ export type ExtendInterruptDeadlineErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5461,7 +5476,7 @@ export type SetInterruptPriorityErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5525,7 +5540,7 @@ export type ListInvitationsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5573,7 +5588,7 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5639,7 +5654,7 @@ export type WithdrawInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5686,7 +5701,7 @@ export type AcceptInvitationErrors = {
      */
     400: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5742,7 +5757,7 @@ export type JoinInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
      */
     403: ErrorBody;
     /**
@@ -6375,7 +6390,7 @@ export type ListMembersErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6425,7 +6440,7 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6486,7 +6501,7 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6560,7 +6575,7 @@ export type ListNotificationDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6608,7 +6623,7 @@ export type GetNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6656,7 +6671,7 @@ export type UpdateNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6716,7 +6731,7 @@ export type GetNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6764,7 +6779,7 @@ export type UpdateNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6824,7 +6839,7 @@ export type DisconnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6879,7 +6894,7 @@ export type GetSlackSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6927,7 +6942,7 @@ export type ConnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6991,7 +7006,7 @@ export type GetOrganisationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7039,7 +7054,7 @@ export type GetEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7087,7 +7102,7 @@ export type ReplaceEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7147,7 +7162,7 @@ export type GetInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7195,7 +7210,7 @@ export type UpdateInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7255,7 +7270,7 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7315,7 +7330,7 @@ export type DeleteSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7370,7 +7385,7 @@ export type GetSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7418,7 +7433,7 @@ export type PutSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7426,7 +7441,7 @@ export type PutSingleSignOnErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: a domain is another organisation's already.
+     * CONFLICT: a domain is another organisation's already, or the issuer or client id changes while single sign-on is required.
      */
     409: ErrorBody;
     /**
@@ -7458,6 +7473,70 @@ export type PutSingleSignOnResponses = {
 };
 
 export type PutSingleSignOnResponse = PutSingleSignOnResponses[keyof PutSingleSignOnResponses];
+
+export type PutSingleSignOnRequirementData = {
+    body: PutSsoRequirementDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso/requirement';
+};
+
+export type PutSingleSignOnRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: no provider is connected.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: turning it on before the provider has signed anyone in with its current issuer and client id (SPEC §8f).
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutSingleSignOnRequirementError = PutSingleSignOnRequirementErrors[keyof PutSingleSignOnRequirementErrors];
+
+export type PutSingleSignOnRequirementResponses = {
+    200: SsoSettingsResponse;
+};
+
+export type PutSingleSignOnRequirementResponse = PutSingleSignOnRequirementResponses[keyof PutSingleSignOnRequirementResponses];
 
 export type CreateOrganisationData = {
     body: CreateOrganisationDto;
@@ -7532,7 +7611,7 @@ export type ListRolesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7580,7 +7659,7 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7646,7 +7725,7 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7707,7 +7786,7 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7782,7 +7861,7 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7896,7 +7975,7 @@ export type RetrieveSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7950,7 +8029,7 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8147,7 +8226,7 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8214,7 +8293,7 @@ export type ListTeamsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8262,7 +8341,7 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8328,7 +8407,7 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8385,7 +8464,7 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8451,7 +8530,7 @@ export type GetTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8501,7 +8580,7 @@ export type ReplaceTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8563,7 +8642,7 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8629,7 +8708,7 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8684,7 +8763,7 @@ export type ListWebhooksErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8732,7 +8811,7 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8794,7 +8873,7 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8851,7 +8930,7 @@ export type GetWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8901,7 +8980,7 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8970,7 +9049,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9021,7 +9100,7 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9087,7 +9166,7 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9149,7 +9228,7 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
      */
     403: ErrorBody;
     /**

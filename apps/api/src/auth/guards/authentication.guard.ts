@@ -12,6 +12,7 @@ import { ANONYMOUS, assertNever, setPrincipal, setSignInToken, signInClient } fr
 import { SignInSessionService } from '../sign-in-session.service';
 import { SessionCookies } from '../session-cookie.util';
 import { SSO_SESSION_MESSAGES } from '../sso-session.util';
+import { SSO_REQUIRED_MESSAGES } from '../../sso/sso-requirement.util';
 import { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { routeAccessOf } from './route-access.guard';
 
@@ -151,6 +152,8 @@ export class AuthenticationGuard implements CanActivate {
         throw new DomainError('VALIDATION_FAILED', SEVERAL_ORGANISATIONS_MESSAGE);
       case 'sso_only':
         throw new DomainError('FORBIDDEN', SSO_SESSION_MESSAGES.otherOrganisation);
+      case 'sso_required':
+        throw new DomainError('SSO_REQUIRED', SSO_REQUIRED_MESSAGES.actFor);
       default:
         return assertNever(signIn);
     }

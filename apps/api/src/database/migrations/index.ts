@@ -51,6 +51,7 @@ import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
 import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
 import { DeadlineWarnings1795779300000 } from './1795779300000-deadline-warnings';
 import { InterruptRouting1795779400000 } from './1795779400000-interrupt-routing';
+import { RequireSingleSignOn1795779500000 } from './1795779500000-require-single-sign-on';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -105,4 +106,5 @@ export const MIGRATIONS = [
   TeamEscalationPolicies1795779200000,
   DeadlineWarnings1795779300000,
   InterruptRouting1795779400000,
+  RequireSingleSignOn1795779500000,
 ];

@@ -3,6 +3,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsString,
   IsUUID,
@@ -103,6 +104,16 @@ export class PutSsoConnectionDto {
   defaultRoleId!: string;
 }
 
+/** `PUT /api/organisation/sso/requirement`: whether password sign-in still acts for the organisation. */
+export class PutSsoRequirementDto {
+  @ApiProperty({
+    description:
+      "true: members sign in with single sign-on only (a password sign-in no longer acts for the organisation; Owners' is the audited break-glass path). Needs a provider that has signed someone in.",
+  })
+  @IsBoolean()
+  requireSso!: boolean;
+}
+
 export class SsoConnectionResponse {
   @ApiProperty()
   issuer!: string;
@@ -115,6 +126,21 @@ export class SsoConnectionResponse {
 
   @ApiProperty({ format: 'uuid' })
   defaultRoleId!: string;
+
+  @ApiProperty({
+    description:
+      'Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).',
+  })
+  requireSso!: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.',
+  })
+  verifiedAt!: string | null;
 
   @ApiProperty({ type: String, format: 'date-time' })
   createdAt!: string;

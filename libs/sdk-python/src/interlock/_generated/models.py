@@ -1269,6 +1269,17 @@ class PutSsoConnectionDto(InterlockModel):
     """
 
 
+class PutSsoRequirementDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    require_sso: bool = Field(..., alias='requireSso')
+    """
+    true: members sign in with single sign-on only (a password sign-in no longer acts for the organisation; Owners' is the audited break-glass path). Needs a provider that has signed someone in.
+    """
+
+
 class Quota(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1738,7 +1749,15 @@ class SsoConnectionResponse(InterlockModel):
     created_at: AwareDatetime = Field(..., alias='createdAt')
     default_role_id: str = Field(..., alias='defaultRoleId')
     issuer: str
+    require_sso: bool = Field(..., alias='requireSso')
+    """
+    Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
+    """
     updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    verified_at: Optional[AwareDatetime] = Field(..., alias='verifiedAt')
+    """
+    When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
+    """
 
 
 class SsoSettingsResponse(InterlockModel):
@@ -2375,6 +2394,7 @@ class AuditEntryResponse(InterlockModel):
         'member.removed',
         'member.provisioned',
         'member.sso_linked',
+        'member.break_glass_sign_in',
         'member.password_changed',
         'member.sessions_ended',
         'member.email_verified',
@@ -2390,6 +2410,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.escalation_policy_updated',
         'settings.sso_configured',
         'settings.sso_removed',
+        'settings.sso_requirement_changed',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -2814,6 +2835,7 @@ class ErrorBody(InterlockModel):
         'WRONG_PASSWORD',
         'INVALID_TWO_FACTOR_CODE',
         'EMAIL_NOT_VERIFIED',
+        'SSO_REQUIRED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',

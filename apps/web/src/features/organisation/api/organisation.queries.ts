@@ -11,6 +11,7 @@ import {
   getTeamEscalationPolicy,
   type Plan,
   putSingleSignOn,
+  putSingleSignOnRequirement,
   type PutSsoConnectionDto,
   replaceEscalationPolicy,
   replaceTeamEscalationPolicy,
@@ -122,6 +123,15 @@ export function usePutSsoSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: PutSsoConnectionDto) => call(putSingleSignOn({ body })),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
+  });
+}
+
+/** Turns "require single sign-on" on or off (SPEC §8f). */
+export function usePutSsoRequirement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (requireSso: boolean) => call(putSingleSignOnRequirement({ body: { requireSso } })),
     onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
   });
 }

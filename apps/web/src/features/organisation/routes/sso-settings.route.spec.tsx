@@ -1,4 +1,8 @@
-import type { RoleResponse, SsoSettingsResponse } from '@interlock/api-client';
+import type {
+  RoleResponse,
+  SsoConnectionResponse,
+  SsoSettingsResponse,
+} from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -14,15 +18,19 @@ function role(id: string, name: string, builtIn: RoleResponse['builtIn']): RoleR
   return { id, name, builtIn, permissions: [], createdAt: '2026-11-01T00:00:00.000Z' };
 }
 
+const CONNECTION: SsoConnectionResponse = {
+  issuer: 'https://login.acme.example/realms/acme',
+  clientId: 'interlock',
+  allowedDomains: ['acme.example'],
+  defaultRoleId: DEVELOPER,
+  requireSso: false,
+  verifiedAt: '2026-11-20T11:00:00.000Z',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+};
+
 const CONNECTED: SsoSettingsResponse = {
-  connection: {
-    issuer: 'https://login.acme.example/realms/acme',
-    clientId: 'interlock',
-    allowedDomains: ['acme.example'],
-    defaultRoleId: DEVELOPER,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-21T10:00:00.000Z',
-  },
+  connection: CONNECTION,
   redirectUri: REDIRECT,
 };
 
@@ -53,6 +61,8 @@ function serveSso(initial: SsoSettingsResponse) {
           clientId: body.clientId,
           allowedDomains: body.allowedDomains,
           defaultRoleId: body.defaultRoleId,
+          requireSso: false,
+          verifiedAt: null,
           createdAt: '2026-11-27T08:00:00.000Z',
           updatedAt: '2026-11-27T08:00:00.000Z',
         },
@@ -200,5 +210,51 @@ describe('SsoSettingsRoute', () => {
     await waitFor(() => expect(deletes()).toBe(1));
     expect(await screen.findByText('Not connected')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Connect provider' })).toBeInTheDocument();
+  });
+
+  it('requires single sign-on only after a warning naming the break-glass path, and turns it off', async () => {
+    serveSso(CONNECTED);
+    const sent: unknown[] = [];
+    let requireSso = false;
+    server.use(
+      http.put(`${API}/organisation/sso/requirement`, async ({ request }) => {
+        const body = (await request.json()) as { requireSso: boolean };
+        sent.push(body);
+        requireSso = body.requireSso;
+        return HttpResponse.json({
+          ...CONNECTED,
+          connection: { ...CONNECTION, requireSso },
+        });
+      }),
+    );
+    renderWithApp(<SsoSettingsRoute />);
+    const toggle = await screen.findByRole('switch', {
+      name: /Members sign in with single sign-on only/,
+    });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    const dialog = await screen.findByRole('dialog', { name: 'Require single sign-on?' });
+    expect(dialog).toHaveTextContent(/Owners keep their password as a break-glass path/);
+    expect(dialog).toHaveTextContent(/every such sign-in is recorded in the audit log/);
+    expect(sent).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Require single sign-on' }));
+    await waitFor(() => expect(sent).toEqual([{ requireSso: true }]));
+    await waitFor(() => expect(toggle).toBeChecked());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Off needs no confirmation: it only gives passwords back.
+    await userEvent.click(toggle);
+    await waitFor(() => expect(sent).toEqual([{ requireSso: true }, { requireSso: false }]));
+    await waitFor(() => expect(toggle).not.toBeChecked());
+  });
+
+  it('cannot require single sign-on before the provider has signed anyone in', async () => {
+    serveSso({ ...CONNECTED, connection: { ...CONNECTION, verifiedAt: null } });
+    renderWithApp(<SsoSettingsRoute />);
+    const toggle = await screen.findByRole('switch', {
+      name: /Members sign in with single sign-on only/,
+    });
+    expect(toggle).toBeDisabled();
+    expect(screen.getByText(/Sign in with single sign-on once yourself/)).toBeInTheDocument();
   });
 });

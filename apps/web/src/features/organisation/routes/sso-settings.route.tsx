@@ -9,6 +9,7 @@ import {
   PasswordInput,
   Select,
   Stack,
+  Switch,
   TagsInput,
   Text,
   TextInput,
@@ -26,6 +27,7 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { whenSettled } from '@/shared/utils/when-settled';
 import {
   useDeleteSsoSettings,
+  usePutSsoRequirement,
   usePutSsoSettings,
   useSsoSettings,
 } from '../api/organisation.queries';
@@ -73,12 +75,82 @@ export function SsoSettingsRoute() {
             <RedirectUri uri={settings.data.redirectUri} />
           </Stack>
         </Paper>
+        {connection !== null && (
+          <Paper withBorder p="lg">
+            <RequireSso requireSso={connection.requireSso} verifiedAt={connection.verifiedAt} />
+          </Paper>
+        )}
         <Paper withBorder p="lg">
           {/* A fresh form whenever the saved connection changes (saved here or elsewhere). */}
           <ConnectionForm key={connection?.updatedAt ?? 'none'} settings={settings.data} />
         </Paper>
       </Stack>
     </>
+  );
+}
+
+/**
+ * "Require single sign-on": password sign-in stops acting for the organisation (Owners keep it
+ * as the audited break-glass path). Turning it on asks first, saying exactly who is affected;
+ * it can only be turned on once the provider has signed someone in.
+ */
+function RequireSso({
+  requireSso,
+  verifiedAt,
+}: {
+  requireSso: boolean;
+  verifiedAt: string | null;
+}) {
+  const change = usePutSsoRequirement();
+  const turnOn = () =>
+    confirmAction({
+      title: 'Require single sign-on?',
+      body: (
+        <Stack gap="xs">
+          <Text size="sm">
+            Members can no longer sign in to this organisation with a password: they choose Sign in
+            with single sign-on. Anyone signed in with a password is stopped at their next click,
+            and invitations are accepted by signing in with single sign-on.
+          </Text>
+          <Text size="sm">
+            Owners keep their password as a break-glass path, should your identity provider fail;
+            every such sign-in is recorded in the audit log. API keys keep working.
+          </Text>
+        </Stack>
+      ),
+      confirmLabel: 'Require single sign-on',
+      onConfirm: () =>
+        change.mutateAsync(true).then(() => notifySuccess('Single sign-on is now required')),
+    });
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Require single sign-on
+      </Title>
+      <Switch
+        label="Members sign in with single sign-on only"
+        description={
+          verifiedAt === null
+            ? 'Sign in with single sign-on once yourself (sign out, then Sign in with single sign-on) so Interlock knows your provider works; then you can require it.'
+            : 'Password sign-in no longer works for this organisation, except for Owners (break-glass, recorded in the audit log). API keys are not affected.'
+        }
+        checked={requireSso}
+        disabled={change.isPending || (verifiedAt === null && !requireSso)}
+        onChange={(event) => {
+          if (event.currentTarget.checked) turnOn();
+          else
+            whenSettled(change.mutateAsync(false), () =>
+              notifySuccess('Single sign-on is no longer required'),
+            );
+        }}
+      />
+      {verifiedAt !== null && (
+        <Text size="xs" c="dimmed">
+          First signed someone in <RelativeTime value={verifiedAt} />.
+        </Text>
+      )}
+      <FormError error={change.error} />
+    </Stack>
   );
 }
 

@@ -102,11 +102,37 @@ describe('prepared reads on Postgres', () => {
     ).toEqual([[], 1]);
   });
 
-  it('takes numbers, booleans and nulls as the driver does, and hands other parameters to the driver', async () => {
+  it('takes numbers, booleans, nulls and lists as the driver does, and hands other parameters to the driver', async () => {
     const sql = `SELECT $1::int + 1 AS n, $2::boolean AS b, $3::text IS NULL AS missing, $4::text[] AS list`;
     expect(await reads.query(sql, [41, false, null, ['a', 'b c']])).toEqual([
       { n: 42, b: false, missing: true, list: ['a', 'b c'] },
     ]);
+    // Lists are written as the driver writes them: quotes, backslashes, commas, braces, NULL, nesting.
+    const awkward = ['say "hi"', 'back\\slash', 'a,b', '{x}', null, 'NULL', '', ' spaced '];
+    const lists = `SELECT $1::text[] AS texts, $2::uuid[] AS ids, $3::int[] AS grid, $4::text[] AS none`;
+    const params = [
+      awkward,
+      ids,
+      [
+        [1, 2],
+        [3, null],
+      ],
+      [],
+    ];
+    const viaDriver = await ds.query(lists, params);
+    expect(viaDriver).toEqual([
+      {
+        texts: awkward,
+        ids,
+        grid: [
+          [1, 2],
+          [3, null],
+        ],
+        none: [],
+      },
+    ]);
+    expect(await reads.query(lists, params)).toEqual(viaDriver);
+    expect(await reads.query(lists, params)).toEqual(viaDriver);
     expect(await reads.query(`SELECT $1::int + 1 AS n, $2::boolean AS b`, [41, true])).toEqual([
       { n: 42, b: true },
     ]);

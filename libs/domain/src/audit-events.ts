@@ -74,6 +74,8 @@ export type ClassificationReceipt = {
   requiredApprovals?: number;
   /** A route's approver team: only its members may decide the action (applied when enforced). */
   approverTeamId?: string;
+  /** A route's priority for the interrupt (SPEC §8e; applied when enforced). */
+  priority?: 'low' | 'normal' | 'high' | 'urgent';
   /** A Cedar policy rule: the policies that determined the outcome. */
   policyIds?: string[];
   /** skipped policy_error: what the engine said; classifier_failed: why the classifier gave no answer. */

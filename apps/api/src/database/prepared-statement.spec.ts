@@ -190,12 +190,24 @@ describe('PreparedStatement', () => {
     expect(results).toEqual([{ error }]);
   });
 
-  it('takes strings, finite numbers, booleans, bigints and nulls; anything else is left to the driver', () => {
-    const statement = new PreparedStatement('SELECT $1, $2, $3, $4, $5, $6');
+  it('takes strings, finite numbers, booleans, bigints, nulls and lists of them; anything else is left to the driver', () => {
+    const statement = new PreparedStatement('SELECT $1, $2, $3, $4, $5, $6, $7');
     const conn = fakeConnection();
-    statement.execution(['a', 1.5, true, 10n, null, undefined])?.submit(conn);
-    expect(conn.sent).toContain(`bind ${statement.name} ["a","1.5","true","10",null,null]`);
-    for (const other of [[['a']], [new Date(0)], [{ a: 1 }], [Buffer.from('x')], [Number.NaN]]) {
+    statement
+      .execution(['a', 1.5, true, 10n, null, undefined, ['open', 'b "c" \\d', null, [1, true]]])
+      ?.submit(conn);
+    expect(conn.sent).toContain(
+      `bind ${statement.name} ${JSON.stringify(['a', '1.5', 'true', '10', null, null, '{"open","b \\"c\\" \\\\d",NULL,{"1","true"}}'])}`,
+    );
+    for (const other of [
+      [new Date(0)],
+      [{ a: 1 }],
+      [Buffer.from('x')],
+      [Number.NaN],
+      [['a', new Date(0)]],
+      [[{ a: 1 }]],
+      [[Number.POSITIVE_INFINITY]],
+    ]) {
       expect(statement.execution(other)).toBeUndefined();
     }
   });

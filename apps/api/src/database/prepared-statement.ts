@@ -107,8 +107,9 @@ export class PreparedStatement {
 
   /**
    * One execution with these parameters, to hand to `client.query` or `pool.query` (a
-   * node-postgres Submittable), or undefined when a parameter is not a string, number, boolean or
-   * null: those go through the driver's own value conversion (`query({ name, text, values })`).
+   * node-postgres Submittable), or undefined when a parameter is not a string, number, boolean,
+   * null or a list of those (the inbox's statuses, a member's teams): the rest go through the
+   * driver's own value conversion (`query({ name, text, values })`).
    */
   execution(params: readonly unknown[]): StatementExecution | undefined {
     const values: (string | null)[] = new Array(params.length);
@@ -116,16 +117,52 @@ export class PreparedStatement {
       const p = params[i];
       if (p === null || p === undefined) values[i] = null;
       else if (typeof p === 'string') values[i] = p;
-      else if (
-        (typeof p === 'number' && Number.isFinite(p)) ||
-        typeof p === 'boolean' ||
-        typeof p === 'bigint'
-      )
-        values[i] = String(p);
-      else return undefined;
+      else {
+        const text = Array.isArray(p) ? arrayLiteral(p) : scalarText(p);
+        if (text === undefined) return undefined;
+        values[i] = text;
+      }
     }
     return new StatementExecution(this, values);
   }
+}
+
+/** A number, boolean or bigint as the driver sends it; undefined for anything else. */
+function scalarText(value: unknown): string | undefined {
+  if (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  )
+    return String(value);
+  return undefined;
+}
+
+/**
+ * A list as a Postgres array literal, as the driver writes one: `{"a","b \\"c\\""}`, every
+ * element quoted (a backslash and a double quote escaped), NULL for null or undefined, nested
+ * lists as nested literals; undefined when an element is anything else.
+ */
+function arrayLiteral(list: readonly unknown[]): string | undefined {
+  let text = '{';
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0) text += ',';
+    const element = list[i];
+    if (element === null || element === undefined) {
+      text += 'NULL';
+      continue;
+    }
+    const inner = Array.isArray(element)
+      ? arrayLiteral(element)
+      : typeof element === 'string'
+        ? element
+        : scalarText(element);
+    if (inner === undefined) return undefined;
+    text += Array.isArray(element)
+      ? inner
+      : `"${inner.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  }
+  return `${text}}`;
 }
 
 /**

@@ -27,6 +27,8 @@ export class RequestState {
   logContext: unknown = undefined;
   /** The matched route's pattern where the adapter knows it before the handler (Fastify). */
   route: string | undefined = undefined;
+  /** When the front door took the request (`performance.now()`): the log line's duration. */
+  startedAt = 0;
 
   constructor(readonly id: string) {}
 }

@@ -20,35 +20,38 @@ export class ApiValidationPipe extends ValidationPipe {
     });
   }
 
-  /** What an empty object (no query string, `{}` or no body) becomes, per DTO class: it is always the same. */
-  private readonly emptyOutcomes = new WeakMap<
-    object,
-    { value: Record<string, unknown> } | { error: DomainError }
-  >();
+  /**
+   * What an input becomes, per DTO class, for the inputs whose outcome is reused: an empty
+   * query or body, and any query string (`memoKeyOf`). Bounded per class (`MEMO_ENTRIES`, the
+   * oldest forgotten first).
+   */
+  private readonly outcomes = new WeakMap<object, Map<string, Outcome>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A missing body is validated as an empty object, so required fields are named.
     // (A JSON `null` is a body, and not an object.)
     const input = metadata.type === 'body' && value === undefined ? {} : value;
-    if (
-      metadata.metatype !== undefined &&
-      isEmptyPlainObject(input) &&
-      (metadata.type === 'query' || metadata.type === 'body')
-    ) {
-      return this.transformEmpty(input, metadata);
-    }
+    const key = this.toValidate(metadata) ? memoKeyOf(input, metadata.type) : undefined;
+    if (key !== undefined) return this.transformMemo(input as object, metadata, key);
     return this.transformValue(input, metadata);
   }
 
   /**
-   * An empty query or body is transformed and validated once per DTO class, and the outcome
-   * reused (issue 14: class-transformer and class-validator are most of a GET's validation
-   * cost, and most reads send no query string): a fresh copy of the same instance, or the same
-   * 400. Outcomes holding objects (a default `new Date()`, a nested default) are not reused.
+   * An input is transformed and validated once per DTO class and the outcome reused (issue 14,
+   * issue 28: class-transformer and class-validator are most of a read's validation cost, and
+   * reads repeat their query strings — the inbox's and the agents' polls, `?limit=50`): a fresh
+   * copy of the same instance, or the same 400. Outcomes holding objects (a default `new Date()`,
+   * a nested default, a list) are not reused.
    */
-  private async transformEmpty(input: object, metadata: ArgumentMetadata): Promise<unknown> {
+  private async transformMemo(
+    input: object,
+    metadata: ArgumentMetadata,
+    key: string,
+  ): Promise<unknown> {
     const metatype = metadata.metatype as object;
-    let outcome = this.emptyOutcomes.get(metatype);
+    let memo = this.outcomes.get(metatype);
+    if (memo === undefined) this.outcomes.set(metatype, (memo = new Map()));
+    let outcome = memo.get(key);
     if (outcome === undefined) {
       try {
         const value = await this.transformValue(input, metadata);
@@ -64,7 +67,8 @@ export class ApiValidationPipe extends ValidationPipe {
         if (!(error instanceof DomainError) || Object.keys(error.headers).length > 0) throw error;
         outcome = { error };
       }
-      this.emptyOutcomes.set(metatype, outcome);
+      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+      memo.set(key, outcome);
     }
     if ('error' in outcome) throw new DomainError(outcome.error.code, outcome.error.message);
     return Object.assign(
@@ -95,11 +99,32 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 }
 
-function isEmptyPlainObject(value: unknown): value is object {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+type Outcome = { value: Record<string, unknown> } | { error: DomainError };
+
+/** Distinct inputs whose outcome is kept, per DTO class. */
+export const MEMO_ENTRIES = 256;
+/** A query string longer than this (as its memo key) is validated every time. */
+const MEMO_KEY_MAX = 1024;
+
+/**
+ * The key an input's outcome is kept under, or undefined when it is not kept: an empty query or
+ * body, or a query whose every value is a string (a parameter given once). The key keeps the
+ * parameters' order, which the 400's text follows.
+ */
+function memoKeyOf(value: unknown, type: ArgumentMetadata['type']): string | undefined {
+  if (type !== 'query' && type !== 'body') return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return false;
-  return Object.keys(value).length === 0;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let key = '';
+  for (const name in value) {
+    if (type === 'body') return undefined;
+    const text = (value as Record<string, unknown>)[name];
+    if (typeof text !== 'string') return undefined;
+    key += `${name.length}:${name}${text.length}:${text}`;
+    if (key.length > MEMO_KEY_MAX) return undefined;
+  }
+  return key;
 }
 
 /** A 400 names at most this many offending parameters, then how many more there are. */

@@ -53,6 +53,18 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?PASSWORD=a&Token=b')).toBe('/x?PASSWORD=[redacted]&Token=[redacted]');
   });
 
+  it('redacts a token-shaped run of 43 base64url letters and keeps a run of 42 (the scan before the patterns)', () => {
+    const run42 = 'a-_B9'.repeat(8) + 'xy';
+    expect(redactUrl(`/api/interrupts/${run42}`)).toBe(`/api/interrupts/${run42}`);
+    expect(redactUrl(`/api/interrupts/${run42}Z`)).toBe('/api/interrupts/[redacted]');
+    expect(redactUrl(`/api/interrupts?cursor=${run42}Z&limit=5`)).toBe(
+      '/api/interrupts?cursor=[redacted]&limit=5',
+    );
+    expect(redactUrl(`/x/${'q'.repeat(30)}.${'q'.repeat(30)}`)).toBe(
+      `/x/${'q'.repeat(30)}.${'q'.repeat(30)}`,
+    );
+  });
+
   it('redacts the invitation token in its path', () => {
     expect(redactUrl('/api/invitations/tok-123/accept')).toBe('/api/invitations/[redacted]/accept');
     expect(redactUrl('/API/Invitations/tok-123/accept?x=1')).toBe(

@@ -139,12 +139,36 @@ export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
 
 /** `text` as it is when it holds no secret, else fully decoded with every secret replaced. */
 function redactSecrets(text: string, apiKeyPrefix: string): string {
+  if (holdsNoSecret(text, apiKeyPrefix)) return text;
   const decoded = text.includes('%') || text.includes('+') ? fullyDecode(text) : text;
   const redacted = decoded
     .replace(INVITATION_TOKEN_SEGMENT, `$1${REDACTED}`)
     .replace(keyLikePattern(apiKeyPrefix), REDACTED)
     .replace(TOKEN_LIKE, REDACTED);
   return redacted === decoded ? text : redacted;
+}
+
+const INVITATIONS = /invitations\//i;
+/** The longest run of base64url letters a text holds no token in (`TOKEN_LIKE` is 43 of them). */
+const LONGEST_HARMLESS_RUN = 42;
+
+/**
+ * Whether `text` plainly holds nothing `redactSecrets` replaces — nothing encoded, no key
+ * prefix, no `invitations/`, no run of 43 or more base64url letters (a token, a key) — checked
+ * in one pass without a regular expression: every logged request's URL asks (issue 28).
+ */
+function holdsNoSecret(text: string, apiKeyPrefix: string): boolean {
+  if (text.includes('%') || text.includes('+') || text.includes(apiKeyPrefix)) return false;
+  if (INVITATIONS.test(text)) return false;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const letter =
+      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+    if (!letter) run = 0;
+    else if (++run > LONGEST_HARMLESS_RUN) return false;
+  }
+  return true;
 }
 
 /** Percent-decodes until nothing changes (at most three rounds: a value encoded twice is still read). */
@@ -287,25 +311,31 @@ export function httpLogger(
   const lines = logger.child({}, { redact: { paths: [], censor: REDACTED } });
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
-  return (req, res, state) => {
+  /** The line, written when the response closes: one function for every request (`this`: the response). */
+  function writeLine(this: ServerResponse): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's response, named
+    const res = this;
+    const status = res.statusCode;
+    const level = status >= 500 ? 'warn' : 'info';
+    if (level === 'info' && !infoEnabled) return;
+    const req = res.req;
+    const state = requestStateOf(req);
+    const route = state.route ?? routePatternOf(req);
+    const line = {
+      req: requestFields(req, apiKeyPrefix),
+      requestId: state.id,
+      ...(typeof route === 'string' ? { route } : {}),
+      res: { statusCode: status, headers: responseHeaders(res) },
+      durationMs: Math.round(performance.now() - state.startedAt),
+    };
+    lines[level](line, `${req.method} ${status}`);
+  }
+  return (_req, res, state) => {
     state.logContext = context;
     if (!warnEnabled) return;
-    const started = performance.now();
-    // A response always emits 'close' (after 'finish', or when its connection goes first).
-    res.once('close', () => {
-      const status = res.statusCode;
-      const level = status >= 500 ? 'warn' : 'info';
-      if (level === 'info' && !infoEnabled) return;
-      const route = state.route ?? routePatternOf(req);
-      const line = {
-        req: requestFields(req, apiKeyPrefix),
-        requestId: state.id,
-        ...(typeof route === 'string' ? { route } : {}),
-        res: { statusCode: status, headers: responseHeaders(res) },
-        durationMs: Math.round(performance.now() - started),
-      };
-      lines[level](line, `${req.method} ${status}`);
-    });
+    state.startedAt = performance.now();
+    // A response always emits 'close' (after 'finish', or when its connection goes first), once.
+    res.on('close', writeLine);
   };
 }
 

@@ -2222,6 +2222,10 @@ export type RouteOutcome = {
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
     /**
+     * The interrupt's priority (SPEC §8e), replacing the one its agent gave.
+     */
+    priority?: 'low' | 'normal' | 'high' | 'urgent';
+    /**
      * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
      */
     requiredApprovals?: number;

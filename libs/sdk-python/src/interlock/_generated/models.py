@@ -3379,6 +3379,10 @@ class RouteOutcome(InterlockModel):
         None, alias='assignTo'
     )
     escalate: Optional[bool] = None
+    priority: Optional[Union[Literal['low', 'normal', 'high', 'urgent'], str]] = None
+    """
+    The interrupt's priority (SPEC §8e), replacing the one its agent gave.
+    """
     required_approvals: Optional[int] = Field(
         None, alias='requiredApprovals', ge=2, le=5
     )

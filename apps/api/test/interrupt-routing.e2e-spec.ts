@@ -293,4 +293,45 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
     expect(late.status).toBe(409);
     expect(late.body.message).toBe('This interrupt is no longer open: it is withdrawn.');
   });
+
+  it("an enforced argus route's priority replaces the agent's, audited by argus; its receipt says so", async () => {
+    const bad = await http()
+      .post('/api/classification/rules')
+      .set('cookie', suite.owner.cookie)
+      .send({
+        name: 'Bad priority',
+        mode: 'enforce',
+        match: { actions: ['wire-transfer'] },
+        outcome: { type: 'route', priority: 'critical' },
+      });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('outcome.priority: must be one of low, normal, high, urgent');
+    const rule = await http()
+      .post('/api/classification/rules')
+      .set('cookie', suite.owner.cookie)
+      .send({
+        name: 'Wire transfers are urgent',
+        mode: 'enforce',
+        match: { actions: ['wire-transfer'] },
+        outcome: { type: 'route', priority: 'urgent' },
+      });
+    expect(rule.status).toBe(201);
+    const created = await open({ priority: 'low', actionRequests: [{ name: 'wire-transfer' }] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'open', priority: 'urgent' });
+    const entries = await audit(created.body.id);
+    expect(entries.find((e) => e.action === 'classification.applied')?.metadata).toMatchObject({
+      outcome: 'route',
+      priority: 'urgent',
+      enforced: true,
+    });
+    expect(entries.find((e) => e.action === 'interrupt.priority_changed')).toMatchObject({
+      actor_type: 'argus',
+      metadata: { from: 'low', to: 'urgent' },
+    });
+    const read = await http().get(`/api/interrupts/${created.body.id}`).set('x-api-key', suite.key);
+    expect(read.body.priority).toBe('urgent');
+    // Other actions are not routed by it.
+    expect((await open({ priority: 'low' })).body.priority).toBe('low');
+  });
 });

@@ -1,6 +1,35 @@
+import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
 import { receivedMail } from './support/mail';
-import { api, baseURL } from './support/service';
+import { api, baseURL, unique, type Member } from './support/service';
+
+/** Signs `page` in as `member` (their session cookie, for the dashboard's origin). */
+async function signIn(page: Page, member: Member): Promise<void> {
+  await page.context().addCookies([
+    {
+      name: 'session',
+      value: member.cookie.slice('session='.length),
+      url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+    },
+  ]);
+}
+
+/** Signs in on the sign-in page (open already) and lands in the inbox. */
+async function signInOnPage(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+}
+
+/** The path and fragment of the `<page>#<token>` link in the newest email of `subject` to `to`. */
+async function emailedLink(to: string, subject: string, page: string): Promise<string> {
+  const mail = await receivedMail(to, subject);
+  const link = new RegExp(`https?://\\S+/${page}#[A-Za-z0-9_-]{43}`).exec(mail.text ?? '')?.[0];
+  expect(link, `a ${page} link in "${subject}"`).toBeDefined();
+  const url = new URL(link as string);
+  return `${url.pathname}${url.hash}`;
+}
 
 /** Issue 33: passwords — forgotten (reset by an emailed link) and changed in Settings → Security. */
 test.describe('Accounts', () => {
@@ -37,12 +66,7 @@ test.describe('Accounts', () => {
     // The old cookie is gone with every other session.
     await api('GET', '/api/me', { cookie: ada.cookie, expect: [401] });
     await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill(ada.email);
-    await page
-      .getByRole('textbox', { name: 'Password', exact: true })
-      .fill('a brand new passphrase');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/inbox/);
+    await signInOnPage(page, ada.email, 'a brand new passphrase');
 
     // The link worked once.
     await page.context().clearCookies();
@@ -62,13 +86,7 @@ test.describe('Accounts', () => {
     page,
   }) => {
     const ada = await signUpOwner('change');
-    await page.context().addCookies([
-      {
-        name: 'session',
-        value: ada.cookie.slice('session='.length),
-        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
-      },
-    ]);
+    await signIn(page, ada);
     const otherDevice = await fetch(`${baseURL}/api/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -111,13 +129,7 @@ test.describe('Accounts', () => {
     page,
   }) => {
     const ada = await signUpOwner('sessions');
-    await page.context().addCookies([
-      {
-        name: 'session',
-        value: ada.cookie.slice('session='.length),
-        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
-      },
-    ]);
+    await signIn(page, ada);
     const phone = await fetch(`${baseURL}/api/auth/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Safari on the phone' },
@@ -144,13 +156,7 @@ test.describe('Accounts', () => {
     page,
   }) => {
     const ada = await signUpOwner('verify');
-    await page.context().addCookies([
-      {
-        name: 'session',
-        value: ada.cookie.slice('session='.length),
-        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
-      },
-    ]);
+    await signIn(page, ada);
     await page.goto('/settings/security');
     const address = page.getByRole('region', { name: 'Email address' });
     await expect(address).toContainText(ada.email);
@@ -188,5 +194,69 @@ test.describe('Accounts', () => {
     await expect(page.getByRole('alert')).toHaveText(
       'This verification link is not valid: it was already used, it expired (links work for 24 hours), or it is not one we sent. Sign in to ask for a new one.',
     );
+  });
+  test('Settings → Profile: rename, move my email to an address proven by its link, and undo it from the old one', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('profile');
+    await signIn(page, ada);
+    await page.goto('/settings/profile');
+    await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+    const name = page.getByRole('region', { name: 'Name' });
+    await expect(name.getByRole('textbox', { name: 'Your name' })).toHaveValue('Ada Lovelace');
+    await expectAccessible(page, 'Settings → Profile');
+    await name.getByRole('textbox', { name: 'Your name' }).fill('Ada King');
+    await name.getByRole('button', { name: 'Save name' }).click();
+    await expect(name.getByRole('status')).toHaveText('Your name is saved.');
+    await expect(page.getByRole('button', { name: 'Account: Ada King' })).toBeVisible();
+
+    const next = `${unique('moved')}@web-e2e.example.com`;
+    const address = page.getByRole('region', { name: 'Email address' });
+    await address.getByRole('textbox', { name: 'New email address' }).fill(next);
+    await address.getByLabel('Current password').fill(ada.password);
+    await address.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(address.getByRole('status')).toHaveText(
+      `Check ${next}: we emailed it a link that changes your address (it works once, for 24 hours). Until you open it, you keep ${ada.email}.`,
+    );
+    await screenshot(page, 'accounts-profile-email-asked');
+
+    await page.goto(
+      await emailedLink(
+        next,
+        'Confirm your new email address for Interlock',
+        'confirm-email-change',
+      ),
+    );
+    await expect(
+      page.getByRole('heading', { name: 'Your email address is changed' }),
+    ).toBeVisible();
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    await expectAccessible(page, 'the email changed page');
+    await page.goto('/settings/profile');
+    await expect(address).toContainText(next);
+    await expect(address.getByText('Verified', { exact: true })).toBeVisible();
+
+    // The old address is told, with a link that undoes the change.
+    const undoLink = await emailedLink(
+      ada.email,
+      'Your Interlock email address was changed',
+      'undo-email-change',
+    );
+    await page.context().clearCookies();
+    await page.goto(undoLink);
+    await expect(
+      page.getByRole('heading', { name: "This wasn't me: undo the change" }),
+    ).toBeVisible();
+    await expectAccessible(page, 'the undo page');
+    await page
+      .getByRole('textbox', { name: 'New password', exact: true })
+      .fill('a brand new passphrase');
+    await page.getByRole('textbox', { name: 'New password again' }).fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Restore my address' }).click();
+    await expect(page.getByRole('heading', { name: 'Your email address is back' })).toBeVisible();
+    await api('GET', '/api/me', { cookie: ada.cookie, expect: [401] });
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signInOnPage(page, ada.email, 'a brand new passphrase');
   });
 });

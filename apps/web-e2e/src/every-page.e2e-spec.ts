@@ -169,6 +169,7 @@ test.describe('Every page with stress content', () => {
       ['teams', '/teams'],
       ['organisation', '/organisation'],
       ['settings', '/settings'],
+      ['profile', '/settings/profile'],
       ['security', '/settings/security'],
       ['notifications', '/settings/notifications'],
       ['classification', '/settings/classification'],
@@ -203,6 +204,9 @@ test.describe('Every page with stress content', () => {
         ['sign-in-sso', '/sign-in/sso'],
         // The page the identity provider sends people back to, here with a made-up answer: refused.
         ['sso-callback', '/sso/callback?code=x&state=y'],
+        // The email change links' pages, with a token the service never sent: refused / the form.
+        ['confirm-email-change', `/confirm-email-change#${'A'.repeat(43)}`],
+        ['undo-email-change', `/undo-email-change#${'A'.repeat(43)}`],
       ];
       // Public pages: a centred card, no header.
       await visitAtEverySize(page, pages, { header: false });

@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(67);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(72);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);
@@ -195,6 +195,33 @@ describe('the audit event catalogue', () => {
         metadata: { email: 'ada@example.com', via: 'verification_link' },
       },
       'Ada Lovelace verified their email address ada@example.com',
+    ],
+    [
+      {
+        action: 'member.email_changed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { from: 'ada@old.test', to: 'ada@new.test', via: 'link', sessionsEnded: 0 },
+      },
+      'Ada Lovelace changed their email address from ada@old.test to ada@new.test',
+    ],
+    [
+      {
+        action: 'member.email_changed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { from: 'ada@new.test', to: 'ada@old.test', via: 'undo', sessionsEnded: 2 },
+      },
+      'Ada Lovelace undid a change of their email address: ada@new.test is ada@old.test again',
+    ],
+    [
+      {
+        action: 'member.renamed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada King' },
+        metadata: { from: 'Ada Lovelace', to: 'Ada King' },
+      },
+      'Ada Lovelace changed their name to Ada King',
     ],
     [
       {

@@ -74,6 +74,8 @@ export type ClassificationReceipt = {
   requiredApprovals?: number;
   /** A route's approver team: only its members may decide the action (applied when enforced). */
   approverTeamId?: string;
+  /** A route's priority for the interrupt (SPEC §8e; applied when enforced). */
+  priority?: 'low' | 'normal' | 'high' | 'urgent';
   /** A Cedar policy rule: the policies that determined the outcome. */
   policyIds?: string[];
   /** skipped policy_error: what the engine said; classifier_failed: why the classifier gave no answer. */
@@ -357,6 +359,17 @@ export interface AuditEventCatalogue {
       via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link';
     };
   };
+  /**
+   * The person's email address changed: by the link emailed to the new address (`via: "link"`), or
+   * back by the undo link emailed to the old one (`via: "undo"`, which also ends every sign-in
+   * session: `sessionsEnded`); written in every organisation they are a member of.
+   */
+  'member.email_changed': {
+    target: 'user';
+    metadata: { from: string; to: string; via: 'link' | 'undo'; sessionsEnded: number };
+  };
+  /** The person changed their own name (Settings → Profile). */
+  'member.renamed': { target: 'user'; metadata: { from: string; to: string } };
   /** The person turned on two-factor sign-in (a code from their app confirmed the secret). */
   'member.two_factor_enabled': { target: 'user'; metadata: { method: 'totp' } };
   /**
@@ -789,6 +802,19 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'member',
     target: 'user',
     summary: (e) => `${e.actor.name} verified their email address ${e.metadata.email}`,
+  },
+  'member.email_changed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      e.metadata.via === 'undo'
+        ? `${e.actor.name} undid a change of their email address: ${e.metadata.from} is ${e.metadata.to} again`
+        : `${e.actor.name} changed their email address from ${e.metadata.from} to ${e.metadata.to}`,
+  },
+  'member.renamed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.metadata.from} changed their name to ${e.metadata.to}`,
   },
   'member.two_factor_enabled': {
     category: 'member',

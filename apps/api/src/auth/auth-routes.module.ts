@@ -3,6 +3,8 @@ import { OrganisationModule } from '../organisation/organisation.module';
 import { AccountController } from '../users/account.controller';
 import { AccountEmailModule } from '../users/account-email.module';
 import { PasswordsService } from '../users/passwords.service';
+import { EmailChangeService } from '../users/email-change.service';
+import { ProfileService } from '../users/profile.service';
 import { AccountSessionsService } from '../users/account-sessions.service';
 import { TwoFactorController } from '../users/two-factor.controller';
 import { TwoFactorRepository } from '../users/two-factor.repository';
@@ -18,6 +20,8 @@ import { WhoamiController } from './whoami.controller';
   providers: [
     AuthService,
     PasswordsService,
+    EmailChangeService,
+    ProfileService,
     AccountSessionsService,
     TwoFactorService,
     TwoFactorRepository,

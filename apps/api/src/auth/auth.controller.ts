@@ -18,6 +18,8 @@ import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
+import { ConfirmEmailChangeDto, UndoEmailChangeDto } from '../users/dto/profile.dto';
+import { EmailChangeService } from '../users/email-change.service';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -28,6 +30,7 @@ export class AuthController {
     private readonly cookies: SessionCookies,
     private readonly passwords: PasswordsService,
     private readonly verification: EmailVerificationService,
+    private readonly emailChange: EmailChangeService,
   ) {}
 
   @Post('sign-up')
@@ -152,6 +155,38 @@ export class AuthController {
   @NoContent('The address is verified (or already was).')
   async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
     await this.verification.verify(body.token, ip);
+  }
+
+  @Post('email-change/confirm')
+  @HumanRoute()
+  @Operation({
+    operationId: 'confirmEmailChange',
+    summary:
+      'Change your email address with the link emailed to the new one (works signed in or not, in any browser)',
+  })
+  @NoContent(
+    'The address is changed and verified; the old address is told, with a link that undoes it.',
+  )
+  async confirmEmailChange(
+    @Body() body: ConfirmEmailChangeDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.emailChange.confirm(body.token, ip);
+  }
+
+  @Post('email-change/undo')
+  @HumanRoute()
+  @Operation({
+    operationId: 'undoEmailChange',
+    summary:
+      "This wasn't me: the link emailed to the old address gives it back, sets a new password and ends every sign-in session",
+  })
+  @NoContent('The old address is back; every sign-in session ended: sign in with the new password.')
+  async undoEmailChange(
+    @Body() body: UndoEmailChangeDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.emailChange.undo(body.token, body.password, ip);
   }
 
   @Post('sign-out')

@@ -90,6 +90,10 @@ function receipt(rule: AppliedRule, actionName: string, enforced: boolean): Clas
     ...(rule.outcome.type === 'route' && rule.outcome.approverTeam !== undefined
       ? { approverTeamId: rule.outcome.approverTeam.teamId }
       : {}),
+    // A route's priority (SPEC §8e): the interrupt's, applied when enforced, recorded in shadow.
+    ...(rule.outcome.type === 'route' && rule.outcome.priority !== undefined
+      ? { priority: rule.outcome.priority }
+      : {}),
     ...(rule.policyError === undefined
       ? {}
       : { skipped: 'policy_error' as const, error: rule.policyError.slice(0, 500) }),

@@ -16,6 +16,8 @@ export const ARG_OPS = ['eq', 'ne', 'in', 'lt', 'lte', 'gt', 'gte', 'matches'] a
 export type ArgOp = (typeof ARG_OPS)[number];
 export const RISKS = ['low', 'medium', 'high', 'critical'] as const;
 export type Risk = (typeof RISKS)[number];
+/** The priorities a route may give the interrupt (the interrupt's own, SPEC §8e). */
+export const ROUTE_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const OUTCOME_TYPES = ['approve', 'reject', 'route', 'require_human', 'policy'] as const;
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 
@@ -76,6 +78,8 @@ export type RuleOutcome =
       requiredApprovals?: number;
       /** Only this team's members may decide the action (SPEC §8e approverTeam). */
       approverTeam?: { teamId: string };
+      /** The interrupt's priority (SPEC §8e), replacing its agent's. */
+      priority?: (typeof ROUTE_PRIORITIES)[number];
     }
   | { type: 'require_human' }
   /** Cedar policies decide (cedar-policy.ts): permit approves, forbid rejects, neither goes on. */
@@ -306,7 +310,14 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
       return { type: 'policy', policy: text as string };
     }
     case 'route': {
-      onlyKeys(value, path, ['type', 'assignTo', 'escalate', 'requiredApprovals', 'approverTeam']);
+      onlyKeys(value, path, [
+        'type',
+        'assignTo',
+        'escalate',
+        'requiredApprovals',
+        'approverTeam',
+        'priority',
+      ]);
       const outcome: Extract<RuleOutcome, { type: 'route' }> = { type: 'route' };
       if (value.assignTo !== undefined) {
         const a = value.assignTo;
@@ -347,6 +358,12 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
         if (typeof t.teamId !== 'string' || !UUID.test(t.teamId))
           fail(`${path}.approverTeam.teamId`, 'must be a UUID');
         outcome.approverTeam = { teamId: (t.teamId as string).toLowerCase() };
+      }
+      if (value.priority !== undefined) {
+        const p = value.priority;
+        if (typeof p !== 'string' || !(ROUTE_PRIORITIES as readonly string[]).includes(p))
+          fail(`${path}.priority`, `must be one of ${ROUTE_PRIORITIES.join(', ')}`);
+        outcome.priority = p as (typeof ROUTE_PRIORITIES)[number];
       }
       return outcome;
     }

@@ -71,7 +71,12 @@ import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
-import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
+import {
+  INTERRUPT_STATUSES,
+  type InterruptStatus,
+  type OnTimeout,
+  type Priority,
+} from './interrupt.entity';
 import { InterruptWaits, WaitReadBatches } from './interrupt-waits';
 import {
   argusClassificationChannel,
@@ -261,6 +266,7 @@ export class InterruptsService {
                 body.title,
                 actionRequests.length,
                 plan.actions,
+                body.priority ?? 'normal',
               )
             : null;
         const interrupt =
@@ -509,6 +515,7 @@ export class InterruptsService {
     title: string,
     actionCount: number,
     planned: ActionPlan[],
+    agentPriority: Priority,
   ): Promise<{
     audit: ArgusAudit[];
     events: (
@@ -623,6 +630,16 @@ export class InterruptsService {
           },
         });
         events.push('interrupt.assigned');
+      }
+      // The organisation's rule says how urgent it is, over its agent (SPEC §8e).
+      const priority = route.outcome.priority;
+      if (priority !== undefined && priority !== agentPriority) {
+        await this.interrupts.setPriority(tx, organisationId, id, priority);
+        audit.push({
+          action: 'interrupt.priority_changed',
+          actor: ARGUS_ACTOR,
+          metadata: { from: agentPriority, to: priority },
+        });
       }
       if (route.outcome.escalate === true) {
         const reason = 'Escalated by a classification rule';

@@ -5,6 +5,7 @@ import {
   ARG_PATH_PATTERN,
   OUTCOME_TYPES,
   RISKS,
+  ROUTE_PRIORITIES,
   RULE_LIMITS,
 } from '../classification/rule-engine';
 import { NOT_BLANK_PATTERN, NUL_FREE_PATTERN } from '../http/text-patterns';
@@ -322,6 +323,11 @@ export function stateClassificationRules(document: OpenAPIObject): void {
       },
       // Only this team's members may decide the action (it replaces the agent's approverTeam).
       approverTeam: ref('RouteToTeam'),
+      priority: {
+        type: 'string',
+        enum: [...ROUTE_PRIORITIES],
+        description: "The interrupt's priority (SPEC §8e), replacing the one its agent gave.",
+      },
     },
   );
   schemas.RequireHumanOutcome = outcome(

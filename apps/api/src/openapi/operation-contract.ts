@@ -45,6 +45,20 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     INVALID_TOKEN:
       'the link was already used, expired (24 hours), is not one the service sent, or was sent to an address the account no longer has',
   },
+  changeMyEmail: {
+    WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
+    RATE_LIMITED:
+      'too many failed sign-ins for this account, or too many account emails asked for by this person (SPEC §8f)',
+  },
+  confirmEmailChange: {
+    INVALID_TOKEN:
+      'the link was already used, expired (24 hours), was replaced by a later request or change, or is not one the service sent',
+    CONFLICT: 'the new address got an account of its own meanwhile: nothing changed',
+  },
+  undoEmailChange: {
+    INVALID_TOKEN: 'the link was already used, expired (7 days), or is not one the service sent',
+    CONFLICT: 'the old address got an account of its own meanwhile: nothing changed',
+  },
   resendEmailVerification: {
     CONFLICT: 'the address is verified already',
     RATE_LIMITED: 'too many verification emails asked for by this person (SPEC §8f)',

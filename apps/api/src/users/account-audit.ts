@@ -10,6 +10,8 @@ type AccountEvent = Extract<
       | 'member.password_changed'
       | 'member.sessions_ended'
       | 'member.email_verified'
+      | 'member.email_changed'
+      | 'member.renamed'
       | 'member.two_factor_enabled'
       | 'member.two_factor_disabled'
       | 'member.recovery_code_used'

@@ -82,6 +82,42 @@ Forgot your password? Choose a new one at {{resetUrl}} — the link goes only to
 If this was not you, reset your password now: {{resetUrl}} — and tell your organisation's owner.
 `,
   },
+  emailChangeLink: {
+    subject: 'Confirm your new email address for Interlock',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Confirm your new email address</h1>
+<p>Hello {{name}}, the Interlock account {{oldEmail}} asked to use {{email}} as its address from now on.</p>
+<p><a href="{{url}}" style="${BUTTON}">Use {{email}}</a></p>
+<p style="color:#57606a;font-size:13px">The link works once, for 24 hours; until it is opened the account keeps {{oldEmail}}. If you did not ask for this, ignore this email: nothing changes.</p>`),
+    text: `Hello {{name}}, the Interlock account {{oldEmail}} asked to use {{email}} as its address from now on.
+
+Use {{email}}: {{url}}
+
+The link works once, for 24 hours; until it is opened the account keeps {{oldEmail}}. If you did not ask for this, ignore this email: nothing changes.
+`,
+  },
+  emailChangeAddressTaken: {
+    subject: 'Someone tried to move an Interlock account to your address',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Your address already has an account</h1>
+<p>The Interlock account {{oldEmail}} asked to use {{email}} as its address, but {{email}} already has an Interlock account of its own. Nothing changed, on either account.</p>
+<p style="color:#57606a;font-size:13px">An address belongs to one account. To use {{email}} for the other account, first change or delete the account that has it. If you did not ask for this, ignore this email.</p>`),
+    text: `The Interlock account {{oldEmail}} asked to use {{email}} as its address, but {{email}} already has an Interlock account of its own. Nothing changed, on either account.
+
+An address belongs to one account. To use {{email}} for the other account, first change or delete the account that has it. If you did not ask for this, ignore this email.
+`,
+  },
+  emailChanged: {
+    subject: 'Your Interlock email address was changed',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Your email address was changed</h1>
+<p>Hello {{name}}, the address of your Interlock account was changed from {{email}} to {{newEmail}} at {{at}} (UTC){{#if address}} from {{address}}{{/if}}. Emails about the account now go to {{newEmail}}.</p>
+<p style="color:#57606a;font-size:13px">If this was not you, undo it: the link gives the account this address back, lets you choose a new password and signs everyone out. It works once, for 7 days.</p>
+<p><a href="{{url}}" style="${BUTTON}">This wasn't me: undo the change</a></p>`),
+    text: `Hello {{name}}, the address of your Interlock account was changed from {{email}} to {{newEmail}} at {{at}} (UTC){{#if address}} from {{address}}{{/if}}. Emails about the account now go to {{newEmail}}.
+
+If this was not you, undo it: the link gives the account this address back, lets you choose a new password and signs everyone out. It works once, for 7 days.
+
+This wasn't me: {{url}}
+`,
+  },
 } as const;
 
 export type AccountMailName = keyof typeof TEMPLATES;

@@ -3,8 +3,8 @@ import { UserEntity } from './user.entity';
 import { References } from '../database/references.decorator';
 
 /**
- * A single-use token emailed to a person (SPEC §8f): a password reset or an email verification
- * link. Only the token's
+ * A single-use token emailed to a person (SPEC §8f): a password reset, an email verification, an
+ * email change (to the new address) or its undo (to the old one) link. Only the token's
  * SHA-256 is kept; the token itself is in the email and nowhere else. `used_at` is set when it
  * is used (or when a later change of password makes it moot), so it works once. A reference
  * table like `users` (ARCHITECTURE.md): it is looked up by its hash before anyone is signed in.
@@ -12,7 +12,10 @@ import { References } from '../database/references.decorator';
 @Entity({ name: 'account_tokens' })
 @Index('account_tokens_token_hash_key', ['tokenHash'], { unique: true })
 @Index('account_tokens_user_idx', ['userId', 'purpose'])
-@Check('account_tokens_purpose_check', `"purpose" IN ('password_reset', 'email_verification')`)
+@Check(
+  'account_tokens_purpose_check',
+  `"purpose" IN ('password_reset', 'email_verification', 'email_change', 'email_revert')`,
+)
 export class AccountTokenEntity {
   @PrimaryColumn('uuid')
   id!: string;

@@ -4,7 +4,8 @@ import { accountTokenHash, newAccountToken } from './account-token.util';
 import { findUserWithPassword, type UserRow } from './users.repository';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 
-export type AccountTokenPurpose = 'password_reset' | 'email_verification';
+export type AccountTokenPurpose =
+  'password_reset' | 'email_verification' | 'email_change' | 'email_revert';
 
 /** A usable token's row: unexpired and unused. */
 export interface AccountTokenRow {

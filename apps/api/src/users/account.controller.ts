@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
@@ -15,6 +15,9 @@ import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
+import { ChangeEmailDto, EmailChangePendingResponse, UpdateProfileDto } from './dto/profile.dto';
+import { EmailChangeService } from './email-change.service';
+import { ProfileService } from './profile.service';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -25,6 +28,8 @@ export class AccountController {
     private readonly sessions: AccountSessionsService,
     private readonly cookies: SessionCookies,
     private readonly verification: EmailVerificationService,
+    private readonly profile: ProfileService,
+    private readonly emailChange: EmailChangeService,
   ) {}
 
   @Get()
@@ -39,6 +44,41 @@ export class AccountController {
   })
   me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
     return this.auth.account(user.userId, user.ssoOrganisationId);
+  }
+
+  @Patch()
+  @UserRoute()
+  @Operation({
+    operationId: 'updateMyProfile',
+    summary: 'Change your name (Settings → Profile); answers your account as getMe does',
+    ok: AccountResponse,
+  })
+  async updateProfile(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: UpdateProfileDto,
+    @ClientIp() ip: string | null,
+  ): Promise<AccountResponse> {
+    await this.profile.rename(user, body.name, ip);
+    return this.me(user);
+  }
+
+  @Post('email')
+  @HttpCode(202)
+  @UserRoute()
+  @Operation({
+    operationId: 'changeMyEmail',
+    summary:
+      'Ask to change your email address (your password is required): a link goes to the new address, and the change happens when it is opened',
+    description:
+      'The answer is the same whether or not the new address has an account (that address is told which by email). A few emails per hour (429 beyond them).',
+  })
+  @ApiAcceptedResponse({ type: EmailChangePendingResponse })
+  changeEmail(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: ChangeEmailDto,
+    @ClientIp() ip: string | null,
+  ): Promise<EmailChangePendingResponse> {
+    return this.emailChange.request(user, body.email, body.password, ip);
   }
 
   @Post('password')

@@ -127,3 +127,38 @@ export async function markEmailVerified(
   );
   return rows.length === 1;
 }
+
+/**
+ * Moves a person to another address, which a link emailed to it just proved (so it is verified
+ * now). False when another account has that address.
+ */
+export async function replaceEmail(db: Queryable, userId: string, email: string): Promise<boolean> {
+  try {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      `UPDATE users SET email = $2, email_verified_at = now() WHERE id = $1 RETURNING id`,
+      [userId, normaliseEmail(email)],
+    );
+    return rows.length === 1;
+  } catch (error) {
+    if (hasSqlState(error, UNIQUE_VIOLATION)) return false;
+    throw error;
+  }
+}
+
+/** Renames a person; their former name, or undefined when it was this one already (or no such person). */
+export async function renameUser(
+  db: Queryable,
+  userId: string,
+  name: string,
+): Promise<string | undefined> {
+  const [row] = await queryRows<{ from: string }>(
+    db,
+    `UPDATE users u SET name = $2
+       FROM (SELECT id, name FROM users WHERE id = $1 FOR UPDATE) old
+      WHERE u.id = old.id AND old.name <> $2
+      RETURNING old.name AS "from"`,
+    [userId, name],
+  );
+  return row?.from;
+}

@@ -72,6 +72,20 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'confirm-email-change',
+        lazy: () =>
+          import('@/features/auth/routes/confirm-email-change.route').then((m) => ({
+            Component: m.ConfirmEmailChangeRoute,
+          })),
+      },
+      {
+        path: 'undo-email-change',
+        lazy: () =>
+          import('@/features/auth/routes/undo-email-change.route').then((m) => ({
+            Component: m.UndoEmailChangeRoute,
+          })),
+      },
+      {
         path: 'invitations/:token',
         lazy: () =>
           import('@/features/auth/routes/accept-invitation.route').then((m) => ({
@@ -235,6 +249,13 @@ const routes: RouteObject[] = [
         lazy: () =>
           import('@/features/organisation/routes/sso-settings.route').then((m) => ({
             Component: m.SsoSettingsRoute,
+          })),
+      },
+      {
+        path: 'settings/profile',
+        lazy: () =>
+          import('@/features/account/routes/profile.route').then((m) => ({
+            Component: m.ProfileRoute,
           })),
       },
       {

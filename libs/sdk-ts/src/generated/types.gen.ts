@@ -386,7 +386,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -441,6 +441,17 @@ export type CancelInterruptDto = {
      * Why the agent no longer needs the review; shown in the inbox.
      */
     reason?: string;
+};
+
+export type ChangeEmailDto = {
+    /**
+     * The new address: it takes effect once the link emailed to it is opened.
+     */
+    email: string;
+    /**
+     * Your current password.
+     */
+    password: string;
 };
 
 export type ChangeMemberRoleDto = {
@@ -685,6 +696,13 @@ export type ClassifierTestResponse = {
 export type CompleteSignUpDto = {
     /**
      * The token from the sign-up link (the part after the link's #).
+     */
+    token: string;
+};
+
+export type ConfirmEmailChangeDto = {
+    /**
+     * The token from the link emailed to the new address (the part after the link's #).
      */
     token: string;
 };
@@ -1024,6 +1042,13 @@ export type EditDecision = {
      * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
+};
+
+export type EmailChangePendingResponse = {
+    /**
+     * The address a link was emailed to (normalised); the account keeps its own until the link is opened.
+     */
+    email: string;
 };
 
 export type ErrorBody = {
@@ -2186,6 +2211,10 @@ export type RouteOutcome = {
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
     /**
+     * The interrupt's priority (SPEC §8e), replacing the one its agent gave.
+     */
+    priority?: 'low' | 'normal' | 'high' | 'urgent';
+    /**
      * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
      */
     requiredApprovals?: number;
@@ -2632,6 +2661,14 @@ export type TwoFactorStatusResponse = {
     recoveryCodesLeft: number;
 };
 
+export type UndoEmailChangeDto = {
+    password: string;
+    /**
+     * The token from the link emailed to the old address (the part after the link's #).
+     */
+    token: string;
+};
+
 export type UpdateClassificationRuleDto = {
     /**
      * null: never expires.
@@ -2673,6 +2710,13 @@ export type UpdateNotificationSettingsDto = {
      * Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.
      */
     tokenActions?: boolean;
+};
+
+export type UpdateProfileDto = {
+    /**
+     * Your name, as colleagues see it.
+     */
+    name: string;
 };
 
 export type UpdateRoleDto = {
@@ -3355,6 +3399,104 @@ export type ExportAuditLogResponses = {
 };
 
 export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLogResponses];
+
+export type ConfirmEmailChangeData = {
+    body: ConfirmEmailChangeDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/email-change/confirm';
+};
+
+export type ConfirmEmailChangeErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: the link was already used, expired (24 hours), was replaced by a later request or change, or is not one the service sent.
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: the new address got an account of its own meanwhile: nothing changed.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConfirmEmailChangeError = ConfirmEmailChangeErrors[keyof ConfirmEmailChangeErrors];
+
+export type ConfirmEmailChangeResponses = {
+    /**
+     * The address is changed and verified; the old address is told, with a link that undoes it.
+     */
+    204: void;
+};
+
+export type ConfirmEmailChangeResponse = ConfirmEmailChangeResponses[keyof ConfirmEmailChangeResponses];
+
+export type UndoEmailChangeData = {
+    body: UndoEmailChangeDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/email-change/undo';
+};
+
+export type UndoEmailChangeErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: the link was already used, expired (7 days), or is not one the service sent.
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: the old address got an account of its own meanwhile: nothing changed.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UndoEmailChangeError = UndoEmailChangeErrors[keyof UndoEmailChangeErrors];
+
+export type UndoEmailChangeResponses = {
+    /**
+     * The old address is back; every sign-in session ended: sign in with the new password.
+     */
+    204: void;
+};
+
+export type UndoEmailChangeResponse = UndoEmailChangeResponses[keyof UndoEmailChangeResponses];
 
 export type RequestPasswordResetData = {
     body: PasswordResetRequestDto;
@@ -5859,6 +6001,106 @@ export type GetMeResponses = {
 };
 
 export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
+
+export type UpdateMyProfileData = {
+    body: UpdateProfileDto;
+    path?: never;
+    query?: never;
+    url: '/api/me';
+};
+
+export type UpdateMyProfileErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateMyProfileError = UpdateMyProfileErrors[keyof UpdateMyProfileErrors];
+
+export type UpdateMyProfileResponses = {
+    200: AccountResponse;
+};
+
+export type UpdateMyProfileResponse = UpdateMyProfileResponses[keyof UpdateMyProfileResponses];
+
+export type ChangeMyEmailData = {
+    body: ChangeEmailDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/email';
+};
+
+export type ChangeMyEmailErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: too many failed sign-ins for this account, or too many account emails asked for by this person (SPEC §8f).
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ChangeMyEmailError = ChangeMyEmailErrors[keyof ChangeMyEmailErrors];
+
+export type ChangeMyEmailResponses = {
+    202: EmailChangePendingResponse;
+};
+
+export type ChangeMyEmailResponse = ChangeMyEmailResponses[keyof ChangeMyEmailResponses];
 
 export type ResendEmailVerificationData = {
     body?: never;

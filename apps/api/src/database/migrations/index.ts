@@ -52,6 +52,7 @@ import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escala
 import { DeadlineWarnings1795779300000 } from './1795779300000-deadline-warnings';
 import { InterruptRouting1795779400000 } from './1795779400000-interrupt-routing';
 import { RequireSingleSignOn1795779500000 } from './1795779500000-require-single-sign-on';
+import { EmailChange1795779600000 } from './1795779600000-email-change';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -107,4 +108,5 @@ export const MIGRATIONS = [
   DeadlineWarnings1795779300000,
   InterruptRouting1795779400000,
   RequireSingleSignOn1795779500000,
+  EmailChange1795779600000,
 ];

@@ -158,6 +158,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/profile')}>Profile</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/security')}>Security</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/notifications')}>
                 Notifications

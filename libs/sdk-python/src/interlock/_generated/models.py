@@ -382,6 +382,21 @@ class CancelInterruptDto(InterlockModel):
     """
 
 
+class ChangeEmailDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str = Field(..., max_length=254)
+    """
+    The new address: it takes effect once the link emailed to it is opened.
+    """
+    password: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    Your current password.
+    """
+
+
 class ChangeMemberRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -552,6 +567,17 @@ class CompleteSignUpDto(InterlockModel):
     token: str = Field(..., max_length=4000, pattern='^[^\\u0000]*$')
     """
     The token from the sign-up link (the part after the link's #).
+    """
+
+
+class ConfirmEmailChangeDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the link emailed to the new address (the part after the link's #).
     """
 
 
@@ -778,6 +804,17 @@ class EditDecision(InterlockModel):
     )
     """
     Required with respond unless it carries a response; optional otherwise.
+    """
+
+
+class EmailChangePendingResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str
+    """
+    The address a link was emailed to (normalised); the account keeps its own until the link is opened.
     """
 
 
@@ -1921,6 +1958,18 @@ class TwoFactorStatusResponse(InterlockModel):
     """
 
 
+class UndoEmailChangeDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the link emailed to the old address (the part after the link's #).
+    """
+
+
 class UpdateInterruptDeadlineSettingsDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1938,6 +1987,22 @@ class UpdateInterruptDeadlineSettingsDto(InterlockModel):
     max_timeout_seconds: Optional[int] = Field(
         None, alias='maxTimeoutSeconds', ge=1, le=2592000
     )
+
+
+class UpdateProfileDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    name: str = Field(
+        ...,
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Your name, as colleagues see it.
+    """
 
 
 class UpdateRoleDto(InterlockModel):
@@ -2398,6 +2463,8 @@ class AuditEntryResponse(InterlockModel):
         'member.password_changed',
         'member.sessions_ended',
         'member.email_verified',
+        'member.email_changed',
+        'member.renamed',
         'member.two_factor_enabled',
         'member.two_factor_disabled',
         'member.recovery_code_used',
@@ -3312,6 +3379,10 @@ class RouteOutcome(InterlockModel):
         None, alias='assignTo'
     )
     escalate: Optional[bool] = None
+    priority: Optional[Union[Literal['low', 'normal', 'high', 'urgent'], str]] = None
+    """
+    The interrupt's priority (SPEC §8e), replacing the one its agent gave.
+    """
     required_approvals: Optional[int] = Field(
         None, alias='requiredApprovals', ge=2, le=5
     )

@@ -11,6 +11,9 @@ import {
   endMySignInSession,
   listMySignInSessions,
   resendEmailVerification,
+  updateMyProfile,
+  changeMyEmail,
+  type ChangeEmailDto,
   type ChangePasswordDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -48,6 +51,20 @@ export function useEndOtherSignInSessions() {
     mutationFn: () => call(endMyOtherSignInSessions()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
+}
+
+/** Renames the signed-in person; every view that shows their name reads it again. */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => call(updateMyProfile({ body: { name } })),
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}
+
+/** Asks to move the account to a new address: a link goes there; nothing changes until it is opened. */
+export function useChangeEmail() {
+  return useMutation({ mutationFn: (body: ChangeEmailDto) => call(changeMyEmail({ body })) });
 }
 
 /** Emails the signed-in person a new verification link (SPEC §8f). */

@@ -1,0 +1,63 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
+
+export class UpdateProfileDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Your name, as colleagues see it.' })
+  @IsString()
+  @Length(1, 100)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name!: string;
+}
+
+export class ChangeEmailDto {
+  @ApiProperty({
+    format: 'email',
+    maxLength: 254,
+    description: 'The new address: it takes effect once the link emailed to it is opened.',
+  })
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+
+  @ApiProperty({ maxLength: 200, format: 'password', description: 'Your current password.' })
+  @IsString()
+  @MaxLength(200)
+  password!: string;
+}
+
+/** The answer to an email change request: nothing changed yet. */
+export class EmailChangePendingResponse {
+  @ApiProperty({
+    format: 'email',
+    description:
+      'The address a link was emailed to (normalised); the account keeps its own until the link is opened.',
+  })
+  email!: string;
+}
+
+export class ConfirmEmailChangeDto {
+  @ApiProperty({
+    maxLength: 200,
+    description:
+      "The token from the link emailed to the new address (the part after the link's #).",
+  })
+  @IsString()
+  @MaxLength(200)
+  token!: string;
+}
+
+export class UndoEmailChangeDto {
+  @ApiProperty({
+    maxLength: 200,
+    description:
+      "The token from the link emailed to the old address (the part after the link's #).",
+  })
+  @IsString()
+  @MaxLength(200)
+  token!: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
+  @IsString()
+  @Length(8, 200)
+  password!: string;
+}

@@ -29,9 +29,9 @@ On bodies (`x-interlock-body-rules`):
   `callerMemberInsteadOf` names the alternatives to such a field that name something else the
   organisation must have (an assignee team): valid cases holding one name the member instead.
 
-- `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee), names a
-  member or team of the organisation (a made-up one answers 404); valid cases name the run's own
-  member there. A route outcome's `approverTeam` names a team of the organisation with at least
+- `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee, an interrupt's
+  assignee at creation), names a member or team of the organisation (a made-up one answers 404, or
+  400 at an interrupt's creation); valid cases name the run's own member there. A route outcome's `approverTeam` names a team of the organisation with at least
   `requiredApprovals` members (a made-up one answers 404, a small one 400): valid cases leave it
   out (classification-quorum.e2e-spec.ts covers it).
 

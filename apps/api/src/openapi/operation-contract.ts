@@ -360,9 +360,10 @@ export interface BodyRules {
    */
   callerMemberInsteadOf?: string[];
   /**
-   * Every `assignTo` object in the body, at any depth (a route outcome's assignee), names a member
-   * or team of the organisation (a made-up id answers 404): the contract test's valid cases name
-   * its own member there (`{memberId}`).
+   * Every `assignTo` object in the body, at any depth (a route outcome's assignee, an interrupt's
+   * assignee at creation), names a member or team of the organisation (a made-up one answers 404,
+   * or 400 at an interrupt's creation, SPEC §8e): the contract test's valid cases name its own
+   * member there (`{memberId}`).
    */
   callerAssignee?: true;
   /**
@@ -391,6 +392,7 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   addTeamMember: { callerMember: ['memberId'] },
   assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
   createInterrupt: {
+    callerAssignee: true,
     organisationDependent: ['onTimeout', 'actionRequests[].approverTeam'],
     statedInWords: ['actionRequests[].responseSchema', 'actionRequests[].requiredApprovals'],
   },

@@ -31,9 +31,10 @@ On bodies (`x-interlock-body-rules`):
 
 - `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee, an interrupt's
   assignee at creation), names a member or team of the organisation (a made-up one answers 404, or
-  400 at an interrupt's creation); valid cases name the run's own member there. A route outcome's `approverTeam` names a team of the organisation with at least
-  `requiredApprovals` members (a made-up one answers 404, a small one 400): valid cases leave it
-  out (classification-quorum.e2e-spec.ts covers it).
+  400 at an interrupt's creation); valid cases name the run's own member there. A route
+  outcome's `approverTeam` names a team of the organisation with at least `requiredApprovals`
+  members (a made-up one answers 404, a small one 400): valid cases leave it out
+  (classification-quorum.e2e-spec.ts covers it).
 
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.

@@ -32,8 +32,12 @@ export abstract class OutboxWorker implements JobWorker {
   }
 
   /** Claimed rows whose send has not started, given back on shutdown (none by default). */
-  protected async giveBack(): Promise<void> {}
+  protected giveBack(): Promise<void> {
+    return Promise.resolve();
+  }
 
   /** What the ended sends left to write, written on shutdown (nothing by default). */
-  protected async afterSends(): Promise<void> {}
+  protected afterSends(): Promise<void> {
+    return Promise.resolve();
+  }
 }

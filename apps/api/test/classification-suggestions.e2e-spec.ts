@@ -66,6 +66,12 @@ describe('classification suggestions', () => {
     return res.body.entries as Record<string, unknown>[];
   };
 
+  /** A Manager of the organisation (classification.read, not classification.manage). */
+  const managerOf = async (org: Org) => {
+    const roles = await builtInRoleIds(t.app.getHttpServer(), org.owner.cookie);
+    return joinOrganisation(t.app.getHttpServer(), org.owner.cookie, roles.manager, 'Mary Manager');
+  };
+
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(DataSource);
@@ -305,6 +311,89 @@ describe('classification suggestions', () => {
     expect(rules.body.rules).toEqual([]);
   });
 
+  it('a dismissal is undone by restore: listed again, audited once; only dismissals of the organisation itself, by classification.manage, for members', async () => {
+    const org = await newOrg('Restored');
+    for (let i = 0; i < 5; i++) await decided(org, 'deploy', { env: 'staging' });
+    for (let i = 0; i < 5; i++) await decided(org, 'tag', { label: 'ok' });
+    const byAction = Object.fromEntries((await list(org)).map((s) => [s.actionName, s]));
+    const restore = (id: string) => http().post(`/api/classification/suggestions/${id}/restore`);
+    // Not dismissed (listed), or unknown: nothing to undo.
+    for (const id of [byAction.deploy.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await restore(id).set('cookie', org.owner.cookie);
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 404,
+        message: 'Not found.',
+      });
+    }
+    const dismissed = await http()
+      .post(`/api/classification/suggestions/${byAction.deploy.id}/dismiss`)
+      .set('cookie', org.owner.cookie);
+    expect(dismissed.status).toBe(204);
+    expect((await list(org)).map((s) => s.actionName)).toEqual(['tag']);
+
+    // Another organisation's owner, a Manager, a key: refused, and the dismissal stays.
+    const stranger = await newOrg('Stranger');
+    const foreign = await restore(byAction.deploy.id).set('cookie', stranger.owner.cookie);
+    expect({ status: foreign.status, message: foreign.body.message }).toEqual({
+      status: 404,
+      message: 'Not found.',
+    });
+    const manager = await managerOf(org);
+    const managed = await restore(byAction.deploy.id).set('cookie', manager.cookie);
+    expect({ status: managed.status, message: managed.body.message }).toEqual({
+      status: 403,
+      message: 'Missing permission: classification.manage.',
+    });
+    const keyed = await restore(byAction.deploy.id).set('x-api-key', org.key);
+    expect({ status: keyed.status, code: keyed.body.code }).toEqual({
+      status: 403,
+      code: 'HUMANS_ONLY',
+    });
+    expect((await list(org)).map((s) => s.actionName)).toEqual(['tag']);
+    expect(await audit(org, 'classification.suggestion_restored')).toEqual([]);
+
+    const restored = await restore(byAction.deploy.id).set('cookie', org.owner.cookie);
+    expect(restored.status).toBe(204);
+    expect((await list(org)).map((s) => [s.id, s.approvals]).sort()).toEqual(
+      [
+        [byAction.deploy.id, 5],
+        [byAction.tag.id, 5],
+      ].sort(),
+    );
+    const entries = await audit(org, 'classification.suggestion_restored');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      category: 'classification',
+      actorType: 'member',
+      actorName: 'Ada Lovelace',
+      targetType: 'classification',
+      targetId: byAction.deploy.id,
+      targetName: 'Approve deploy from billing-agent',
+      summary: 'Suggestion Approve deploy from billing-agent restored by Ada Lovelace',
+      metadata: {
+        suggestionId: byAction.deploy.id,
+        keyId: org.keyId,
+        actionName: 'deploy',
+        shape: { env: 'string' },
+      },
+    });
+    // Once: a second restore has nothing to undo.
+    expect((await restore(byAction.deploy.id).set('cookie', org.owner.cookie)).status).toBe(404);
+    // An applied suggestion is not a dismissal: restore leaves its record (and rule) alone.
+    const applied = await http()
+      .post(`/api/classification/suggestions/${byAction.tag.id}/apply`)
+      .set('cookie', org.owner.cookie)
+      .send({ mode: 'shadow' });
+    expect(applied.status).toBe(201);
+    expect((await restore(byAction.tag.id).set('cookie', org.owner.cookie)).status).toBe(404);
+    expect((await list(org)).map((s) => s.id)).toEqual([byAction.deploy.id]);
+    const recorded = await db.query(
+      `SELECT status FROM classification_suggestions WHERE organisation_id = $1 ORDER BY status`,
+      [org.owner.organisationId],
+    );
+    expect(recorded).toEqual([{ status: 'applied' }]);
+  });
+
   it('is not listed while an enforce-mode rule already approves every action it was read from; shadow rules, and rules covering only some, leave it listed', async () => {
     const org = await newOrg('Covered');
     for (const amount of [10, 20, 30, 40, 50]) await decided(org, 'refund', { amount });
@@ -348,13 +437,7 @@ describe('classification suggestions', () => {
     const org = await newOrg('Guarded');
     for (let i = 0; i < 5; i++) await decided(org, 'refund', { amount: 1 });
     const [suggestion] = await list(org);
-    const roles = await builtInRoleIds(t.app.getHttpServer(), org.owner.cookie);
-    const manager = await joinOrganisation(
-      t.app.getHttpServer(),
-      org.owner.cookie,
-      roles.manager,
-      'Mary Manager',
-    );
+    const manager = await managerOf(org);
     expect((await list(org, manager.cookie)).map((s) => s.id)).toEqual([suggestion.id]);
     for (const req of [
       http()

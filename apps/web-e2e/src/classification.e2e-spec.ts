@@ -228,8 +228,8 @@ test('argus: "Always allow this" approves, and the next matching request arrives
 
 // Issue 29 §2: after five approvals by people of the same action, key and argument shape, Settings
 // → Classification suggests the rule; nothing is enforced until a person creates it; a dismissed
-// suggestion stays dismissed.
-test('argus: suggestions learned from approvals — created by a person, or dismissed for good', async ({
+// suggestion stays dismissed unless Undo restores it.
+test('argus: suggestions learned from approvals — created by a person, or dismissed (with Undo)', async ({
   pageFor,
 }) => {
   const owner = await signUpOwner(unique('suggest'));
@@ -275,11 +275,33 @@ test('argus: suggestions learned from approvals — created by a person, or dism
     ).status,
   ).toBe('open');
 
-  // Dismissed: asked first, then gone, and not back after a reload.
-  await suggestions
-    .getByRole('button', { name: 'Dismiss: approve export from billing-agent' })
+  // Dismissed: asked first, then gone — with Undo right there, which brings it back.
+  const dismissExport = async () => {
+    await suggestions
+      .getByRole('button', { name: 'Dismiss: approve export from billing-agent' })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Dismiss suggestion' }).click();
+    await expect(
+      suggestions.getByLabel('Suggestion: Approve export from billing-agent'),
+    ).toHaveCount(0);
+  };
+  await dismissExport();
+  const notice = suggestions.getByRole('status', { name: 'Dismissed suggestion' });
+  await expect(notice).toContainText(
+    'Dismissed Approve export from billing-agent: argus will not suggest it again.',
+  );
+  await expectAccessible(page, 'the dismissed suggestion with Undo');
+  await notice
+    .getByRole('button', { name: 'Undo dismissing Approve export from billing-agent' })
     .click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Dismiss suggestion' }).click();
+  await expect(
+    suggestions.getByLabel('Suggestion: Approve export from billing-agent'),
+  ).toContainText('People approved export from key billing-agent 5 times');
+  await expect(notice).toHaveCount(0);
+  // Dismissed again and left so: not back after a reload.
+  await dismissExport();
+  await page.reload();
+  await expect(refunds).toBeVisible();
   await expect(suggestions.getByLabel('Suggestion: Approve export from billing-agent')).toHaveCount(
     0,
   );

@@ -151,6 +151,11 @@ export interface AuditEventCatalogue {
     target: 'classification';
     metadata: ClassificationSuggestionEvidence;
   };
+  /** A dismissal undone: the suggestion is made again while its evidence holds. */
+  'classification.suggestion_restored': {
+    target: 'classification';
+    metadata: Omit<ClassificationSuggestionEvidence, 'approvals'>;
+  };
   'classification.rule_paused': {
     target: 'classification';
     /** The rejection that paused the rule: its interrupt and action. */
@@ -603,6 +608,11 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'classification',
     summary: (e) =>
       `Suggestion ${e.target.name} (${e.metadata.approvals} approvals) dismissed by ${e.actor.name}`,
+  },
+  'classification.suggestion_restored': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) => `Suggestion ${e.target.name} restored by ${e.actor.name}`,
   },
   'classification.rule_paused': {
     category: 'classification',

@@ -62,4 +62,19 @@ export class ClassificationSuggestionsController {
   ): Promise<void> {
     await this.suggestions.dismiss(member.organisationId, memberActorOf(member), id, ip);
   }
+
+  @Post(':id/restore')
+  @MemberRoute('classification.manage')
+  @Operation({
+    operationId: 'restoreClassificationSuggestion',
+    summary: 'Undo a dismissal: the suggestion is made again while the approvals still support it',
+  })
+  @NoContent()
+  async restore(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.suggestions.restore(member.organisationId, memberActorOf(member), id, ip);
+  }
 }

@@ -116,4 +116,38 @@ export class ClassificationSuggestionsRepository {
     );
     return rows.length === 1;
   }
+
+  /**
+   * Forgets a dismissal (the undo of Dismiss): the row goes, so the suggestion is made again while
+   * its evidence holds. Answers what was dismissed, with its key's name when the key is still
+   * there; null when the organisation has no dismissal of that id (unknown, applied, another's).
+   */
+  async restore(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{
+    key_id: string;
+    key_name: string | null;
+    action_name: string;
+    shape: Record<string, string>;
+  } | null> {
+    const [row] = await queryRows<{
+      key_id: string;
+      key_name: string | null;
+      action_name: string;
+      shape: Record<string, string>;
+    }>(
+      db,
+      `WITH gone AS (
+         DELETE FROM classification_suggestions
+          WHERE organisation_id = $1 AND id = $2 AND status = 'dismissed'
+          RETURNING key_id, action_name, shape)
+       SELECT g.key_id, k.name AS key_name, g.action_name, g.shape
+         FROM gone g
+         LEFT JOIN api_keys k ON k.organisation_id = $1 AND k.id = g.key_id`,
+      [organisationId, id],
+    );
+    return row ?? null;
+  }
 }

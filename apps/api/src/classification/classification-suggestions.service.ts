@@ -104,6 +104,10 @@ export function suggestedConditions(
   return conditions;
 }
 
+/** The suggested rule's name (a suggestion's name in the audit log too). */
+const suggestedRuleName = (actionName: string, keyName: string): string =>
+  `Approve ${actionName} from ${keyName}`.slice(0, RULE_LIMITS.name);
+
 /** An action name with `*` or `?` would be a glob in a rule: no suggestion is made for it. */
 const suggestible = (row: SuggestionEvidenceRow) => !/[*?]/.test(row.action_name);
 
@@ -200,6 +204,39 @@ export class ClassificationSuggestionsService {
     });
   }
 
+  /**
+   * Undoes a dismissal: the suggestion is listed again while its evidence holds. 404 when the
+   * organisation has no dismissal of that id (unknown, applied, already restored, another's).
+   */
+  async restore(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const restored = await this.suggestions.restore(tx, organisationId, id);
+      if (restored === null) throw DomainError.of('NOT_FOUND');
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'classification.suggestion_restored',
+        actor,
+        target: {
+          type: 'classification',
+          id,
+          name: suggestedRuleName(restored.action_name, restored.key_name ?? restored.key_id),
+        },
+        metadata: {
+          suggestionId: id,
+          keyId: restored.key_id,
+          actionName: restored.action_name,
+          shape: restored.shape,
+        },
+        ipAddress: ip,
+      });
+    });
+  }
+
   /** A suggestion as it stands now: 404 when the evidence no longer holds, or it was dealt with. */
   private async find(organisationId: string, id: string): Promise<Suggestion> {
     const rows = await this.suggestions.evidence(this.dataSource, organisationId, {
@@ -266,7 +303,7 @@ export class ClassificationSuggestionsService {
       lastApprovedAt: row.last_approved_at.toISOString(),
       latestInterruptId: row.latest_interrupt_id,
       rule: {
-        name: `Approve ${row.action_name} from ${row.key_name}`.slice(0, RULE_LIMITS.name),
+        name: suggestedRuleName(row.action_name, row.key_name),
         priority: ALWAYS_ALLOW_PRIORITY,
         match,
         outcome: { type: 'approve' },

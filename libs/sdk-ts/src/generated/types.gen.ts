@@ -386,7 +386,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -4908,6 +4908,68 @@ export type DismissClassificationSuggestionResponses = {
 };
 
 export type DismissClassificationSuggestionResponse = DismissClassificationSuggestionResponses[keyof DismissClassificationSuggestionResponses];
+
+export type RestoreClassificationSuggestionData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/suggestions/{id}/restore';
+};
+
+export type RestoreClassificationSuggestionErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RestoreClassificationSuggestionError = RestoreClassificationSuggestionErrors[keyof RestoreClassificationSuggestionErrors];
+
+export type RestoreClassificationSuggestionResponses = {
+    204: void;
+};
+
+export type RestoreClassificationSuggestionResponse = RestoreClassificationSuggestionResponses[keyof RestoreClassificationSuggestionResponses];
 
 export type StreamEventsData = {
     body?: never;

@@ -2430,6 +2430,7 @@ class AuditEntryResponse(InterlockModel):
         'billing.plan_changed',
         'classification.rule_created',
         'classification.suggestion_dismissed',
+        'classification.suggestion_restored',
         'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',

@@ -8,6 +8,7 @@ import {
   rotateClassifierSecret,
   testClassifier,
   dismissClassificationSuggestion,
+  restoreClassificationSuggestion,
   deleteClassificationRule,
   dryRunClassification,
   getClassificationRule,
@@ -161,6 +162,15 @@ export function useDismissSuggestion() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
+  });
+}
+
+/** Undoes a dismissal: the suggestion is listed again while its evidence holds. */
+export function useRestoreSuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(restoreClassificationSuggestion({ path: { id } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
   });
 }

@@ -50,6 +50,11 @@ function service(initial: ClassificationSuggestionResponse[]) {
       suggestions = suggestions.filter((x) => x.id !== params.id);
       return new HttpResponse(null, { status: 204 });
     }),
+    http.post(`${API}/classification/suggestions/:id/restore`, ({ params }) => {
+      posted.push({ path: `restore ${String(params.id)}`, body: null });
+      suggestions = [...suggestions, ...initial.filter((x) => x.id === params.id)];
+      return new HttpResponse(null, { status: 204 });
+    }),
   );
   return posted;
 }
@@ -104,7 +109,7 @@ describe('SuggestionCards', () => {
     );
   });
 
-  it('Dismiss asks first, then dismisses; the suggestion is gone', async () => {
+  it('Dismiss asks first, then dismisses; the suggestion is gone until Undo restores it', async () => {
     const posted = service([REFUNDS]);
     renderWithApp(<SuggestionCards canManage />);
     const card = await screen.findByLabelText('Suggestion: Approve refund from billing-agent');
@@ -119,6 +124,28 @@ describe('SuggestionCards', () => {
     await waitFor(() => expect(posted).toEqual([{ path: `dismiss ${REFUNDS.id}`, body: null }]));
     await waitFor(() =>
       expect(screen.queryByLabelText('Suggestion: Approve refund from billing-agent')).toBeNull(),
+    );
+    // Undo, right there: the dismissal is forgotten and the suggestion is back.
+    const notice = await screen.findByRole('status', { name: 'Dismissed suggestion' });
+    expect(notice).toHaveTextContent(
+      'Dismissed Approve refund from billing-agent: argus will not suggest it again.',
+    );
+    await userEvent.click(
+      within(notice).getByRole('button', {
+        name: 'Undo dismissing Approve refund from billing-agent',
+      }),
+    );
+    await waitFor(() =>
+      expect(posted).toEqual([
+        { path: `dismiss ${REFUNDS.id}`, body: null },
+        { path: `restore ${REFUNDS.id}`, body: null },
+      ]),
+    );
+    expect(
+      await screen.findByLabelText('Suggestion: Approve refund from billing-agent'),
+    ).toBeVisible();
+    await waitFor(() =>
+      expect(screen.queryByRole('status', { name: 'Dismissed suggestion' })).toBeNull(),
     );
   });
 });

@@ -1,11 +1,13 @@
 import type { ClassificationSuggestionResponse } from '@interlock/api-client';
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { confirmAction } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import {
   useApplySuggestion,
   useDismissSuggestion,
+  useRestoreSuggestion,
   useSuggestions,
 } from '../api/classification.queries';
 import { describeMatch } from './describe-match';
@@ -21,9 +23,12 @@ function conditionsOf(suggestion: ClassificationSuggestionResponse): string {
 function SuggestionCard({
   suggestion,
   canManage,
+  onDismissed,
 }: {
   suggestion: ClassificationSuggestionResponse;
   canManage: boolean;
+  /** Called once the dismissal is recorded (the card is gone by then: see make()). */
+  onDismissed: (suggestion: ClassificationSuggestionResponse) => void;
 }) {
   const apply = useApplySuggestion();
   const dismiss = useDismissSuggestion();
@@ -92,7 +97,8 @@ function SuggestionCard({
                   body: 'Argus will not suggest this rule again for this key, action and arguments. Nothing else changes.',
                   confirmLabel: 'Dismiss suggestion',
                   danger: false,
-                  onConfirm: () => dismiss.mutateAsync(suggestion.id),
+                  onConfirm: () =>
+                    dismiss.mutateAsync(suggestion.id).then(() => onDismissed(suggestion)),
                 })
               }
               aria-label={`Dismiss: approve ${label}`}
@@ -106,29 +112,86 @@ function SuggestionCard({
   );
 }
 
+/** The last suggestion dismissed here, with Undo (SPEC §8d: the dismissal is forgotten). */
+function DismissedNotice({
+  suggestion,
+  onDone,
+}: {
+  suggestion: ClassificationSuggestionResponse;
+  onDone: () => void;
+}) {
+  const restore = useRestoreSuggestion();
+  return (
+    <Alert role="status" variant="light" color="gray" aria-label="Dismissed suggestion">
+      <Stack gap="xs">
+        <Group gap="sm" justify="space-between">
+          <Text size="sm">
+            Dismissed <strong>{suggestion.rule.name}</strong>: argus will not suggest it again.
+          </Text>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              variant="light"
+              loading={restore.isPending}
+              onClick={() => {
+                void restore.mutateAsync(suggestion.id).then(onDone, () => undefined);
+              }}
+              aria-label={`Undo dismissing ${suggestion.rule.name}`}
+            >
+              Undo
+            </Button>
+            <Button size="xs" variant="subtle" color="gray" onClick={onDone}>
+              Close
+            </Button>
+          </Group>
+        </Group>
+        <FormError error={restore.error} />
+      </Stack>
+    </Alert>
+  );
+}
+
 /**
  * Suggestions (SPEC §8d): rules argus learned from people's approvals. Nothing is enforced until
- * a member with classification.manage creates the rule (enforced, or in shadow first).
+ * a member with classification.manage creates the rule (enforced, or in shadow first); a
+ * dismissal made here can be undone until the page is left.
  */
 export function SuggestionCards({ canManage }: { canManage: boolean }) {
   const suggestions = useSuggestions();
+  const [dismissed, setDismissed] = useState<ClassificationSuggestionResponse | null>(null);
   if (suggestions.error) return <FormError error={suggestions.error} />;
   const list = suggestions.data?.suggestions ?? [];
-  if (list.length === 0) return null;
+  if (list.length === 0 && dismissed === null) return null;
   return (
     <Stack gap="sm" component="section" aria-label="Suggested rules">
       <Title order={3} size="h5">
         Suggested rules
       </Title>
-      <Text size="sm" c="dimmed">
-        People keep approving these actions. A rule would answer them at once; nothing changes until
-        someone creates it.
-      </Text>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {list.map((s) => (
-          <SuggestionCard key={s.id} suggestion={s} canManage={canManage} />
-        ))}
-      </SimpleGrid>
+      {dismissed !== null && (
+        <DismissedNotice
+          key={dismissed.id}
+          suggestion={dismissed}
+          onDone={() => setDismissed(null)}
+        />
+      )}
+      {list.length > 0 && (
+        <>
+          <Text size="sm" c="dimmed">
+            People keep approving these actions. A rule would answer them at once; nothing changes
+            until someone creates it.
+          </Text>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            {list.map((s) => (
+              <SuggestionCard
+                key={s.id}
+                suggestion={s}
+                canManage={canManage}
+                onDismissed={setDismissed}
+              />
+            ))}
+          </SimpleGrid>
+        </>
+      )}
     </Stack>
   );
 }

@@ -92,6 +92,7 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   },
   startSingleSignOn: {
     SSO_NOT_CONFIGURED: "no organisation's single sign-on signs in the address's domain (SPEC §8f)",
+    RATE_LIMITED: 'too many single sign-on starts from this address (SPEC §8b)',
   },
   finishSingleSignOn: {
     SSO_SIGN_IN_FAILED:

@@ -3875,6 +3875,10 @@ export type StartSingleSignOnErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: too many single sign-on starts from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;

@@ -18,6 +18,7 @@ import {
   type RunningOidcProvider,
 } from './support/oidc-provider';
 import { startTestApp, type TestApp } from './support/test-app';
+import { base32Decode, totpCode } from '../src/users/totp';
 
 const DASHBOARD = 'http://dashboard.test';
 const REDIRECT = `${DASHBOARD}/sso/callback`;
@@ -650,6 +651,50 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         ),
       ).toEqual([`grace@${d}`]);
     });
+  });
+
+  it('an organisation that requires two-factor sign-in: a single sign-on session acts (the provider’s policy applies), a password one without it does not', async () => {
+    const d = domain();
+    const { owner } = await connected([d]);
+    const as = (r: request.Test) =>
+      r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+    const setup = await as(http().post('/api/me/two-factor/setup')).send({
+      password: owner.password,
+    });
+    expect(setup.status).toBe(200);
+    const confirm = await as(http().post('/api/me/two-factor/confirm')).send({
+      code: totpCode(base32Decode(setup.body.secret as string) as Buffer, Date.now()),
+    });
+    expect(confirm.status).toBe(200);
+    const required = await as(http().put('/api/organisation/two-factor-requirement')).send({
+      requireTwoFactor: true,
+    });
+    expect(required.status).toBe(200);
+
+    const email = `sso-mfa@${d}`;
+    const signedIn = await ssoSignIn(email);
+    const bySso = await http()
+      .get('/api/auth/session')
+      .set('cookie', signedIn.cookie)
+      .set('x-organisation-id', owner.organisationId);
+    expect(bySso.status).toBe(200);
+    expect(bySso.body.signedInWith).toBe('single_sign_on');
+    // The same person with a password (a reset sets one) and no second factor: refused there.
+    await db().query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [
+      signedIn.body.user.id,
+      (await db().query(`SELECT password_hash FROM users WHERE id = $1`, [owner.memberId]))[0]
+        .password_hash,
+    ]);
+    const password = await http()
+      .post('/api/auth/sign-in')
+      .send({ email, password: owner.password });
+    expect(password.status).toBe(200);
+    const byPassword = await http()
+      .get('/api/auth/session')
+      .set('cookie', sessionCookieOf(password))
+      .set('x-organisation-id', owner.organisationId);
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
   });
 
   describe('the start is throttled per client address (SPEC §8b)', () => {

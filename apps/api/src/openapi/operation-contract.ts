@@ -111,6 +111,11 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     CONFLICT:
       'turning it on before the provider has signed anyone in with its current issuer and client id (SPEC §8f)',
   },
+  putTwoFactorRequirement: {
+    FORBIDDEN: 'the member is not an Owner of the organisation (SPEC §8f)',
+    CONFLICT:
+      'turning it on while two-factor sign-in is off for the Owner doing it (their own requests would be refused)',
+  },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',

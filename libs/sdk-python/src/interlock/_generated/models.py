@@ -1317,6 +1317,17 @@ class PutSsoRequirementDto(InterlockModel):
     """
 
 
+class PutTwoFactorRequirementDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    require_two_factor: bool = Field(..., alias='requireTwoFactor')
+    """
+    true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+    """
+
+
 class Quota(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1930,6 +1941,17 @@ class TwoFactorPasswordDto(InterlockModel):
     """
 
 
+class TwoFactorRequirementResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    require_two_factor: bool = Field(..., alias='requireTwoFactor')
+    """
+    true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+    """
+
+
 class TwoFactorSetupResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2478,6 +2500,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.sso_configured',
         'settings.sso_removed',
         'settings.sso_requirement_changed',
+        'settings.two_factor_requirement_changed',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -2903,6 +2926,7 @@ class ErrorBody(InterlockModel):
         'INVALID_TWO_FACTOR_CODE',
         'EMAIL_NOT_VERIFIED',
         'SSO_REQUIRED',
+        'TWO_FACTOR_ENROLMENT_REQUIRED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',
@@ -3533,6 +3557,12 @@ class SignInSessionResponse(InterlockModel):
             'classification.read',
             'classification.manage'], str]
     ]
+    signed_in_with: Union[Literal['password', 'single_sign_on'], str] = Field(
+        ..., alias='signedInWith'
+    )
+    """
+    How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+    """
 
 
 class SlackMessageResponse(InterlockModel):

@@ -55,16 +55,10 @@ export class OrganisationController {
     ok: TwoFactorRequirementResponse,
   })
   putTwoFactorRequirement(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: PutTwoFactorRequirementDto,
-    @ClientIp() ip: string | null,
   ): Promise<TwoFactorRequirementResponse> {
-    return this.twoFactorRequirement.set(
-      member.organisationId,
-      memberActorOf(member),
-      body.requireTwoFactor,
-      ip,
-    );
+    return this.twoFactorRequirement.set(caller, body.requireTwoFactor);
   }
 
   @Get()

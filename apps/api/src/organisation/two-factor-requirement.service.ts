@@ -1,7 +1,8 @@
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { MemberCall } from '../auth/caller';
 import { organisationsOfUser } from '../members/memberships.repository';
 import { TwoFactorRepository } from '../users/two-factor.repository';
 import type { TwoFactorRequirementResponse } from './dto/two-factor-requirement.dto';
@@ -38,10 +39,8 @@ export class TwoFactorRequirementService {
    * what is set changes and audits nothing.
    */
   async set(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     requireTwoFactor: boolean,
-    ip: string | null,
   ): Promise<TwoFactorRequirementResponse> {
     await this.dataSource.transaction(async (tx) => {
       // FOR NO KEY UPDATE: a setting, not a key (see OrganisationsRepository.lock).

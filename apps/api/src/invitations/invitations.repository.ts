@@ -23,6 +23,17 @@ export interface PendingInvitationRow {
   expires_at: Date;
 }
 
+/**
+ * The unused, unexpired invitations as `PendingInvitationRow`s, with their role's and
+ * organisation's names from those tables' owners' join fragments; the caller adds `AND …` to
+ * say which (and `FOR UPDATE OF i` to lock it).
+ */
+const SELECT_PENDING = `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
+    FROM invitations i
+    ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
+    ${joinOrganisations('o', 'i.organisation_id')}
+   WHERE i.accepted_at IS NULL AND i.expires_at > now()`;
+
 export type InvitationState = 'pending' | 'accepted' | 'expired';
 
 /**
@@ -112,12 +123,7 @@ export class InvitationsRepository {
   ): Promise<PendingInvitationRow | undefined> {
     const [row] = await queryRows<PendingInvitationRow>(
       db,
-      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
-         FROM invitations i
-         ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
-         ${joinOrganisations('o', 'i.organisation_id')}
-        WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
-        ${lock ? 'FOR UPDATE OF i' : ''}`,
+      `${SELECT_PENDING} AND i.token_hash = $1 ${lock ? 'FOR UPDATE OF i' : ''}`,
       [tokenHash],
     );
     return row;
@@ -134,11 +140,7 @@ export class InvitationsRepository {
   ): Promise<PendingInvitationRow | undefined> {
     const [row] = await queryRows<PendingInvitationRow>(
       db,
-      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
-         FROM invitations i
-         ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
-         ${joinOrganisations('o', 'i.organisation_id')}
-        WHERE i.organisation_id = $1 AND i.email = $2 AND i.accepted_at IS NULL AND i.expires_at > now()
+      `${SELECT_PENDING} AND i.organisation_id = $1 AND i.email = $2
         ORDER BY i.created_at DESC, i.id DESC
         LIMIT 1
         FOR UPDATE OF i`,

@@ -1,18 +1,16 @@
 import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
+import type { MemberCall, GranterCall } from '../auth/caller';
 import {
   ClientIp,
   CurrentMember,
   CurrentUser,
+  MemberCaller,
+  GranterCaller,
 } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import {
-  granterOf,
-  memberActorOf,
-  type MemberPrincipal,
-  type UserPrincipal,
-} from '../auth/principal';
+import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { IdParam } from '../http/id-param.pipe';
@@ -60,17 +58,10 @@ export class InvitationsController {
     created: CreatedInvitationResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @GranterCaller() caller: GranterCall,
     @Body() body: CreateInvitationDto,
-    @ClientIp() ip: string | null,
   ): Promise<CreatedInvitationResponse> {
-    return this.invitations.create(
-      member.organisationId,
-      granterOf(member),
-      body.email,
-      body.roleId,
-      ip,
-    );
+    return this.invitations.create(caller, body.email, body.roleId);
   }
 
   @Delete(':id')
@@ -80,12 +71,8 @@ export class InvitationsController {
     summary: 'Withdraw a pending invitation: its token stops working',
   })
   @NoContent('Withdrawn.')
-  async withdraw(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.invitations.withdraw(member.organisationId, memberActorOf(member), id, ip);
+  async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.invitations.withdraw(caller, id);
   }
 
   @Get(':token/preview')

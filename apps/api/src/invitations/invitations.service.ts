@@ -1,4 +1,4 @@
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
@@ -13,7 +13,7 @@ import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.
 import { InvitationEmailProof } from '../notify/invitation-email-proof.util';
 import { NotificationOutbox } from '../notify/notification-outbox';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
-import type { Granter } from '../roles/permission-grant.util';
+import type { GranterCall, MemberCall } from '../auth/caller';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { refuseJoinWithoutSso } from '../sso/sso-requirement.util';
@@ -107,11 +107,9 @@ export class InvitationsService {
   }
 
   async create(
-    organisationId: string,
-    granter: Granter,
+    { organisationId, ip, ...granter }: GranterCall,
     email: string,
     roleId: string,
-    ip: string | null,
   ): Promise<CreatedInvitationResponse> {
     const address = normaliseEmail(email);
     const token = randomBytes(32).toString('base64url');
@@ -174,12 +172,7 @@ export class InvitationsService {
   }
 
   /** Withdraws a pending invitation (its token stops working); accepted or expired ones are 404. */
-  async withdraw(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async withdraw({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const row = await this.invitations.deletePending(tx, organisationId, id);
       if (row === undefined) throw DomainError.of('NOT_FOUND');

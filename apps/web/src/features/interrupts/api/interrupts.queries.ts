@@ -9,12 +9,14 @@ import {
   getClassificationRule,
   getInterrupt,
   listInterrupts,
+  setInterruptPriority,
   type AlwaysAllowDto,
   type AssignInterruptDto,
   type DecideInterruptDto,
   type InterruptListResponse,
   type InterruptResponse,
   type ListInterruptsData,
+  type Priority,
 } from '@interlock/api-client';
 import {
   infiniteQueryOptions,
@@ -235,6 +237,16 @@ export function useEscalate() {
   return useMutation({
     mutationFn: ({ id, reason }: { id: string; reason?: string }) =>
       call(escalateInterrupt({ path: { id }, body: reason ? { reason } : {} })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+/** Changes how urgent an open interrupt is (SPEC §8e; members with `interrupt.assign`). */
+export function useSetPriority() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, priority }: { id: string; priority: Priority }) =>
+      call(setInterruptPriority({ path: { id }, body: { priority } })),
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
 }

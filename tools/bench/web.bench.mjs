@@ -335,9 +335,11 @@ async function main() {
       profile.drawn = await page.evaluate(() => ({
         rows: document.querySelectorAll('tr[data-interrupt-id]').length,
         elements: document.querySelectorAll('tr[data-interrupt-id] *').length,
-        pages: performance
-          .getEntriesByType('resource')
-          .filter((r) => new URL(r.name).pathname === '/api/interrupts').length,
+        // The list's pages (limit=50), not the onboarding banner's one-row probes (limit=1).
+        pages: performance.getEntriesByType('resource').filter((r) => {
+          const url = new URL(r.name);
+          return url.pathname === '/api/interrupts' && url.searchParams.get('limit') === '50';
+        }).length,
       }));
       await context.close();
       return profile;

@@ -82,7 +82,7 @@ test.describe('Routing at creation', () => {
 
     // The priority filter, from the address.
     await page.goto('/inbox?priority=high,urgent');
-    await expect(page.getByRole('combobox', { name: 'Priority' })).toHaveValue('High or urgent');
+    await expect(page.getByRole('combobox', { name: 'Priority' })).toHaveValue('high,urgent');
     await expect(refundRow).toBeVisible();
     await expect(table.getByRole('row').filter({ hasText: 'Raise the card limit' })).toHaveCount(0);
     await page.goto('/inbox?priority=low');

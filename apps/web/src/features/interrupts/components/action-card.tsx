@@ -33,7 +33,8 @@ import { useCan, useSignInSession } from '@/shared/sign-in/sign-in-session.queri
 import { useDecide } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
-import { ARGUS_IN_WORDS, RuleLink } from './argus-explanation';
+import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
+import { RuleLink } from './argus-explanation';
 import { parseEditedArgs } from './edited-args';
 import { requiredApprovalsOf } from './interrupt-badges';
 import { ResponseForm } from './response-form';

@@ -329,6 +329,18 @@ async function main() {
       await cdp.send('Performance.enable');
       const usable = await timeInbox(page, url);
       const profile = await profileInbox(page, usable, cdp);
+      // Once the page has settled: the rows it drew and the pages of the list it read (one page
+      // of 50 is what a reviewer sees first, however many are open).
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      profile.drawn = await page.evaluate(() => ({
+        rows: document.querySelectorAll('tr[data-interrupt-id]').length,
+        elements: document.querySelectorAll('tr[data-interrupt-id] *').length,
+        // The list's pages (limit=50), not the onboarding banner's one-row probes (limit=1).
+        pages: performance.getEntriesByType('resource').filter((r) => {
+          const url = new URL(r.name);
+          return url.pathname === '/api/interrupts' && url.searchParams.get('limit') === '50';
+        }).length,
+      }));
       await context.close();
       return profile;
     };
@@ -382,6 +394,9 @@ async function main() {
         `baseline cold median ${ms(median(baselineProfiles.map((p) => p.usable)))}, script ${ms(median(baselineProfiles.map((p) => p.script)))}`,
       );
     const busy = `main thread busy until usable (median): tasks ${ms(median(profiles.map((p) => p.task)))}, of them script ${ms(median(profiles.map((p) => p.script)))}, style and layout ${ms(median(profiles.map((p) => p.layout)))}`;
+    const { drawn } = profiles[profiles.length - 1];
+    const settled = `settled, the page held ${drawn.rows} rows (${(drawn.elements / Math.max(1, drawn.rows)).toFixed(1)} elements inside each) read in ${drawn.pages} request${drawn.pages === 1 ? '' : 's'} of the list`;
+    log(settled);
     log(`cold load, median (start → end):\n${profileRows}\n${busy}`);
 
     const kb = (n) => `${(n / KB).toFixed(1)} KB`;
@@ -417,7 +432,8 @@ page's Navigation and Resource Timing; the main thread's totals from Chromium's 
 |---|---|---|
 ${profileRows}
 
-${busy}.`,
+${busy}.
+Once ${settled}.`,
     );
   } finally {
     await browser?.close();

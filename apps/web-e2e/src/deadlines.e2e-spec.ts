@@ -120,8 +120,7 @@ test.describe('Deadlines', () => {
 
     const page = await pageFor(owner);
     await page.goto('/inbox');
-    await page.getByRole('combobox', { name: 'Order' }).click();
-    await page.getByRole('option', { name: 'Due soonest' }).click();
+    await page.getByRole('combobox', { name: 'Order' }).selectOption({ label: 'Due soonest' });
     await expect(page).toHaveURL(/order=deadline/);
     const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
     await expect(rows.nth(1)).toContainText('Refund due in two minutes');
@@ -193,8 +192,7 @@ test.describe('Deadlines', () => {
       .getByRole('row')
       .filter({ hasText: 'Refund without a deadline' });
     await expect(withdrawn).toContainText('Withdrawn: The customer cancelled the order');
-    await page.getByRole('combobox', { name: 'Closed as' }).click();
-    await page.getByRole('option', { name: 'Expired' }).click();
+    await page.getByRole('combobox', { name: 'Closed as' }).selectOption({ label: 'Expired' });
     const expired = page
       .getByRole('table', { name: 'Interrupts' })
       .getByRole('row')

@@ -124,12 +124,30 @@ describe.each<[string, Transport]>([
       'description',
       'actions',
       'timeoutSeconds',
+      'priority',
+      'labels',
+      'assignTo',
       'waitSeconds',
       'sessionId',
     ]);
     expect(JSON.stringify(approval?.inputSchema.properties?.['waitSeconds'])).toContain(
       '"maximum":50',
     );
+    // Routing at creation, documented for the model as the API bounds it (SPEC §8e).
+    expect(approval?.inputSchema.properties?.['priority']).toMatchObject({
+      type: 'string',
+      enum: ['low', 'normal', 'high', 'urgent'],
+    });
+    expect(approval?.inputSchema.properties?.['labels']).toMatchObject({
+      type: 'array',
+      maxItems: 10,
+      items: { type: 'string', pattern: '^[A-Za-z0-9_.:/+-]{1,50}$' },
+    });
+    expect(
+      Object.keys(
+        (approval?.inputSchema.properties?.['assignTo'] as { properties: object }).properties,
+      ),
+    ).toEqual(['memberId', 'email', 'teamId', 'teamName']);
   });
 
   it('request_approval returns the decisions a human makes while it waits', async () => {
@@ -323,6 +341,97 @@ describe.each<[string, Transport]>([
       status: 'expired',
       onTimeout: 'reject',
     });
+  });
+
+  it('request_approval routes at creation: priority, labels and an assignee by email or team name', async () => {
+    const me = await raw('GET', '/api/me', { headers: { cookie: live.memberCookie } });
+    const { user } = me.body as { user: { id: string; email: string; name: string } };
+    const byEmail = outcome(
+      await call(client, 'request_approval', {
+        title: runTag(`Refund order 1182 (${transport}) `),
+        actions: [{ name: 'refund', args: { order: 1182 } }],
+        priority: 'urgent',
+        labels: ['billing', 'eu', 'billing', 'team:payments'],
+        // Compared as stored: lower-case.
+        assignTo: { email: user.email.toUpperCase() },
+        waitSeconds: 0,
+      }),
+    );
+    expect(byEmail.status).toBe('pending');
+    expect(await interruptViaApi(byEmail.interruptId)).toMatchObject({
+      priority: 'urgent',
+      labels: ['billing', 'eu', 'team:payments'],
+      assignee: { type: 'member', id: user.id },
+    });
+    const history = await raw('GET', `/api/interrupts/${byEmail.interruptId}?include=history`, {
+      headers: { cookie: live.memberCookie },
+    });
+    const entries = (history.body as { history: { action: string; metadata: object }[] }).history;
+    expect(entries.map((e) => e.action)).toEqual(['interrupt.created', 'interrupt.assigned']);
+    expect(entries[0].metadata).toMatchObject({
+      priority: 'urgent',
+      labels: ['billing', 'eu', 'team:payments'],
+    });
+
+    const teamName = runTag(`Payments ${transport} `);
+    const team = await raw('POST', '/api/teams', {
+      headers: { cookie: live.memberCookie },
+      body: { name: teamName },
+    });
+    expect(team.status).toBe(201);
+    const byTeam = outcome(
+      await call(client, 'request_approval', {
+        title: runTag(`Raise the card limit (${transport}) `),
+        actions: [{ name: 'raise_limit', args: { to: 5_000 } }],
+        assignTo: { teamName },
+        waitSeconds: 0,
+      }),
+    );
+    expect(await interruptViaApi(byTeam.interruptId)).toMatchObject({
+      priority: 'normal',
+      labels: [],
+      assignee: { type: 'team', id: (team.body as { id: string }).id, name: teamName },
+    });
+  });
+
+  it("request_approval refuses a bad priority, labels or assignee with the API's texts, opening nothing", async () => {
+    const title = runTag('Routed badly ');
+    const refusedWith = async (routing: Record<string, unknown>) => {
+      const result = await call(client, 'request_approval', {
+        title,
+        actions: [{ name: 'a', args: {} }],
+        ...routing,
+        waitSeconds: 0,
+      });
+      expect(result.isError).toBe(true);
+      return textOf(result);
+    };
+    expect(await refusedWith({ priority: 'asap' })).toBe(
+      'priority must be one of low, normal, high, urgent',
+    );
+    expect(await refusedWith({ labels: ['has space'] })).toBe(
+      'labels: each must be 1 to 50 ASCII letters, digits or _ . : / + - (no spaces)',
+    );
+    expect(await refusedWith({ labels: Array.from({ length: 11 }, (_, i) => `l${i}`) })).toBe(
+      'labels must have at most 10 entries',
+    );
+    expect(await refusedWith({ assignTo: { email: 'a@b.example', teamName: 'x' } })).toBe(
+      'assignTo must have exactly one of memberId, email, teamId, teamName',
+    );
+    expect(await refusedWith({ assignTo: { email: 'nobody@elsewhere.example' } })).toBe(
+      'assignTo: no such member in this organisation',
+    );
+    expect(await refusedWith({ assignTo: { teamName: runTag('No such team ') } })).toBe(
+      'assignTo: no such team in this organisation',
+    );
+    const open = await raw('GET', '/api/interrupts?status=open&limit=200', {
+      headers: { 'x-api-key': live.apiKey },
+    });
+    expect(
+      (open.body as { interrupts: { title: string }[] }).interrupts.filter(
+        (it) => it.title === title,
+      ),
+    ).toEqual([]);
   });
 
   it('request_approval with a responseSchema: the human answers in its form, the decision carries the typed response', async () => {

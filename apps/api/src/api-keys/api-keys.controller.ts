@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
@@ -35,29 +36,21 @@ export class ApiKeysController {
     created: CreatedApiKeyResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: CreateApiKeyDto,
-    @ClientIp() ip: string | null,
   ): Promise<CreatedApiKeyResponse> {
-    return this.apiKeys.create(
-      member.organisationId,
-      memberActorOf(member),
-      body.name,
-      body.expiry,
-      ip,
-    );
+    return this.apiKeys.create(caller, body.name, body.expiry);
   }
 
   @Patch(':id')
   @MemberRoute('apiKey.update')
   @Operation({ operationId: 'renameApiKey', summary: 'Rename a key', ok: ApiKeyResponse })
   rename(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: RenameApiKeyDto,
-    @ClientIp() ip: string | null,
   ): Promise<ApiKeyResponse> {
-    return this.apiKeys.rename(member.organisationId, memberActorOf(member), id, body.name, ip);
+    return this.apiKeys.rename(caller, id, body.name);
   }
 
   @Delete(':id')
@@ -67,11 +60,7 @@ export class ApiKeysController {
     summary: 'Revoke (delete) a key; it stops working at once everywhere',
   })
   @NoContent('Revoked.')
-  async revoke(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.apiKeys.revoke(member.organisationId, memberActorOf(member), id, ip);
+  async revoke(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.apiKeys.revoke(caller, id);
   }
 }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { hashApiKey } from '@interlock/api-keys';
 import { DomainError, type MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import type { AppConfig } from '../config/app-config';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from './api-key-cache';
@@ -12,6 +13,7 @@ import { ApiKeysService } from './api-keys.service';
 // announces to the other instances.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
 const config = { apiKeyPrefix: 'il_', apiKeyPepper: 'p'.repeat(32) } as AppConfig;
 const ci: ApiKeyRow = {
   id: 'k-1',
@@ -56,7 +58,7 @@ function setUp(overrides: Partial<Record<keyof ApiKeysRepository, jest.Mock>> = 
 describe('ApiKeysService', () => {
   it('creates a key, stores only its peppered hash, and audits the creation with its expiry', async () => {
     const { service, repository, actions } = setUp();
-    const created = await service.create(ORG, ada, 'deploy', '7d', null);
+    const created = await service.create(byAda, 'deploy', '7d');
     expect(created.key.startsWith('il_')).toBe(true);
     expect(created.start).toBe(created.key.slice(0, created.start.length));
     expect(Date.parse(created.expiresAt ?? '') - Date.parse(created.createdAt)).toBe(
@@ -76,11 +78,11 @@ describe('ApiKeysService', () => {
 
   it('renames, audits only a change of name, and announces the key either way', async () => {
     const same = setUp();
-    expect((await same.service.rename(ORG, ada, 'k-1', 'ci', null)).name).toBe('ci');
+    expect((await same.service.rename(byAda, 'k-1', 'ci')).name).toBe('ci');
     expect(same.actions()).toEqual([]);
     expect(same.announced).toEqual(['key:k-1']);
     const renamed = setUp();
-    expect((await renamed.service.rename(ORG, ada, 'k-1', 'deploy', null)).name).toBe('deploy');
+    expect((await renamed.service.rename(byAda, 'k-1', 'deploy')).name).toBe('deploy');
     expect(renamed.repository.rename).toHaveBeenCalledWith(expect.anything(), ORG, 'k-1', 'deploy');
     expect(renamed.actions()).toEqual(['api_key.renamed']);
   });
@@ -89,7 +91,7 @@ describe('ApiKeysService', () => {
     const { service, repository, actions, announced } = setUp({
       lockLive: jest.fn(async () => undefined),
     });
-    const error = await service.rename(ORG, ada, 'nope', 'x', null).catch((e: unknown) => e);
+    const error = await service.rename(byAda, 'nope', 'x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(repository.rename).not.toHaveBeenCalled();
@@ -99,12 +101,12 @@ describe('ApiKeysService', () => {
 
   it('revokes with the key start in the audit entry and announces it; an unknown key is 404 and announces nothing', async () => {
     const revoked = setUp();
-    await revoked.service.revoke(ORG, ada, 'k-1', '203.0.113.7');
+    await revoked.service.revoke({ ...byAda, ip: '203.0.113.7' }, 'k-1');
     expect(revoked.repository.delete).toHaveBeenCalledWith(expect.anything(), ORG, 'k-1');
     expect(revoked.actions()).toEqual(['api_key.revoked']);
     expect(revoked.announced).toEqual(['key:k-1']);
     const unknown = setUp({ delete: jest.fn(async () => undefined) });
-    await expect(unknown.service.revoke(ORG, ada, 'nope', null)).rejects.toMatchObject({
+    await expect(unknown.service.revoke(byAda, 'nope')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(unknown.actions()).toEqual([]);

@@ -1,10 +1,10 @@
-import type { MemberActor } from '@interlock/domain';
 import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { apiKeyStart, generateApiKey, hashApiKey } from '@interlock/api-keys';
 import { writeAuditEntry } from '@interlock/audit';
+import type { MemberCall } from '../auth/caller';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -50,11 +50,9 @@ export class ApiKeysService {
   }
 
   async create(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     name: string,
     expiry: ApiKeyExpiry,
-    ip: string | null,
   ): Promise<CreatedApiKeyResponse> {
     const key = generateApiKey(this.config.apiKeyPrefix);
     const id = randomUUID();
@@ -93,11 +91,9 @@ export class ApiKeysService {
   }
 
   async rename(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     name: string,
-    ip: string | null,
   ): Promise<ApiKeyResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.keys.lockLive(tx, organisationId, id);
@@ -123,12 +119,7 @@ export class ApiKeysService {
     return toResponse(row);
   }
 
-  async revoke(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async revoke({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const deleted = await this.keys.delete(tx, organisationId, id);
       if (deleted === undefined) throw DomainError.of('NOT_FOUND');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Queryable, queryRows } from '../database/query-rows.util';
+import { bumpVersion } from './classification-versions.repository';
 
 export interface ClassifierRow {
   organisation_id: string;
@@ -48,7 +49,8 @@ export class ClassificationClassifiersRepository {
   ): Promise<ClassifierRow | undefined> {
     const [row] = await queryRows<ClassifierRow>(
       db,
-      `INSERT INTO classification_classifiers (organisation_id, url, timeout_ms, enabled, secret)
+      `WITH ${bumpVersion()}
+       INSERT INTO classification_classifiers (organisation_id, url, timeout_ms, enabled, secret)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (organisation_id) DO NOTHING RETURNING ${COLUMNS}`,
       [organisationId, values.url, values.timeoutMs, values.enabled, values.secret],
     );
@@ -62,7 +64,8 @@ export class ClassificationClassifiersRepository {
   ): Promise<ClassifierRow> {
     const [row] = await queryRows<ClassifierRow>(
       db,
-      `UPDATE classification_classifiers SET url = $2, timeout_ms = $3, enabled = $4, updated_at = now()
+      `WITH ${bumpVersion()}
+       UPDATE classification_classifiers SET url = $2, timeout_ms = $3, enabled = $4, updated_at = now()
         WHERE organisation_id = $1 RETURNING ${COLUMNS}`,
       [organisationId, values.url, values.timeoutMs, values.enabled],
     );
@@ -76,7 +79,8 @@ export class ClassificationClassifiersRepository {
   ): Promise<ClassifierRow> {
     const [row] = await queryRows<ClassifierRow>(
       db,
-      `UPDATE classification_classifiers SET previous_secret = secret, previous_secret_expires_at = now() + ${ROTATION_OVERLAP}, secret = $2, updated_at = now()
+      `WITH ${bumpVersion()}
+       UPDATE classification_classifiers SET previous_secret = secret, previous_secret_expires_at = now() + ${ROTATION_OVERLAP}, secret = $2, updated_at = now()
         WHERE organisation_id = $1 RETURNING ${COLUMNS}`,
       [organisationId, secret],
     );
@@ -84,18 +88,9 @@ export class ClassificationClassifiersRepository {
   }
 
   async remove(db: Queryable, organisationId: string): Promise<void> {
-    await db.query(`DELETE FROM classification_classifiers WHERE organisation_id = $1`, [
-      organisationId,
-    ]);
-  }
-
-  /** The classifier's version for the rule cache: its latest change, or '' when there is none. */
-  async version(db: Queryable, organisationId: string): Promise<string> {
-    const [row] = await queryRows<{ at: Date }>(
-      db,
-      `SELECT updated_at AS at FROM classification_classifiers WHERE organisation_id = $1`,
+    await db.query(
+      `WITH ${bumpVersion()} DELETE FROM classification_classifiers WHERE organisation_id = $1`,
       [organisationId],
     );
-    return row === undefined ? '' : row.at.toISOString();
   }
 }

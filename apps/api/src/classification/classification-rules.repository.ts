@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Queryable, queryRows } from '../database/query-rows.util';
+import { bumpVersion, readVersion } from './classification-versions.repository';
 import type { RuleDefinition, RuleOrigin, RulePause, StoredRule } from './rule-engine';
 
 interface RuleRow {
@@ -49,13 +50,6 @@ function toRecord(row: RuleRow): RuleRecord {
   };
 }
 
-/** The version `version()` reads, of rules already read. */
-export function versionOf(rules: readonly RuleRecord[]): string {
-  let latest = '';
-  for (const r of rules) if (r.updatedAt > latest) latest = r.updatedAt;
-  return `${rules.length}:${latest}`;
-}
-
 /** The `classification_rules` table's one owner. */
 @Injectable()
 export class ClassificationRulesRepository {
@@ -92,7 +86,8 @@ export class ClassificationRulesRepository {
   ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
-      `INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at, origin, origin_interrupt_id)
+      `WITH ${bumpVersion()}
+       INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at, origin, origin_interrupt_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
       [
         organisationId,
@@ -118,7 +113,8 @@ export class ClassificationRulesRepository {
   ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
-      `UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8,
+      `WITH ${bumpVersion()}
+       UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8,
               paused = CASE WHEN mode = $4 THEN paused END, updated_at = now()
         WHERE organisation_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [
@@ -136,10 +132,10 @@ export class ClassificationRulesRepository {
   }
 
   async remove(db: Queryable, organisationId: string, id: string): Promise<void> {
-    await db.query(`DELETE FROM classification_rules WHERE organisation_id = $1 AND id = $2`, [
-      organisationId,
-      id,
-    ]);
+    await db.query(
+      `WITH ${bumpVersion()} DELETE FROM classification_rules WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
   }
 
   /**
@@ -152,29 +148,25 @@ export class ClassificationRulesRepository {
     id: string,
     pause: Omit<RulePause, 'at'>,
   ): Promise<RuleRecord | undefined> {
+    // The version rises only with a pause, after the rule's row lock (the order every writer takes).
     const [row] = await queryRows<RuleRow>(
       db,
-      `UPDATE classification_rules
-          SET mode = 'off', updated_at = now(),
-              paused = jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                          'interruptId', $3::text, 'actionName', $4::text, 'byName', $5::text)
-        WHERE organisation_id = $1 AND id = $2 AND mode = 'enforce' RETURNING ${COLUMNS}`,
+      `WITH paused AS (
+         UPDATE classification_rules
+            SET mode = 'off', updated_at = now(),
+                paused = jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                            'interruptId', $3::text, 'actionName', $4::text, 'byName', $5::text)
+          WHERE organisation_id = $1 AND id = $2 AND mode = 'enforce' RETURNING ${COLUMNS}),
+       ${bumpVersion('EXISTS (SELECT 1 FROM paused)')}
+       SELECT * FROM paused`,
       [organisationId, id, pause.interruptId, pause.actionName, pause.byName],
     );
     return row === undefined ? undefined : toRecord(row);
   }
 
-  /**
-   * The organisation's rules' version: how many, and the latest change (every insert and update
-   * sets `updated_at`; a delete lowers the count) — what `versionOf(list(...))` says of the same rows.
-   */
-  async version(db: Queryable, organisationId: string): Promise<string> {
-    const [row] = await queryRows<{ n: number; at: Date | null }>(
-      db,
-      `SELECT count(*)::int AS n, max(updated_at) AS at FROM classification_rules WHERE organisation_id = $1`,
-      [organisationId],
-    );
-    return `${row.n}:${row.at?.toISOString() ?? ''}`;
+  /** The version of the organisation's rules and classifier (see `readVersion`). */
+  version(db: Queryable, organisationId: string): Promise<string> {
+    return readVersion(db, organisationId);
   }
 
   /** How many rules the organisation has (the per-organisation cap). */

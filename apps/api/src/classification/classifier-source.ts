@@ -43,17 +43,10 @@ export class ClassifierSource {
     return this.box.seal(secret, organisationId, 'classifier');
   }
 
-  /** The enabled classifier (null: none, or switched off) and its version. */
-  async load(
-    db: Queryable,
-    organisationId: string,
-  ): Promise<{ classifier: CachedClassifier | null; version: string }> {
+  /** The enabled classifier (null: none, or switched off). */
+  async load(db: Queryable, organisationId: string): Promise<CachedClassifier | null> {
     const row = await this.classifiers.read(db, organisationId);
-    if (row === undefined) return { classifier: null, version: '' };
-    return {
-      classifier: row.enabled ? this.open(row) : null,
-      version: row.updated_at.toISOString(),
-    };
+    return row?.enabled === true ? this.open(row) : null;
   }
 
   /** A row with its secrets opened. */
@@ -71,9 +64,5 @@ export class ClassifierSource {
               expiresAtMs: row.previous_secret_expires_at.getTime(),
             },
     };
-  }
-
-  version(db: Queryable, organisationId: string): Promise<string> {
-    return this.classifiers.version(db, organisationId);
   }
 }

@@ -52,18 +52,27 @@ const stored = (name: string, updatedAt: string): RuleRecord => ({
 // The rule cache (SPEC §8d): memory while the bus is trusted, a version check when it is not.
 describe('RuleCache', () => {
   let rows: RuleRecord[];
+  let counter: number;
   let bus: TestBus;
   let cache: RuleCache;
-  const list = jest.fn(async () => [...rows]);
-  const version = jest.fn(async () => {
-    let latest = '';
-    for (const r of rows) if (r.updatedAt > latest) latest = r.updatedAt;
-    return `${rows.length}:${latest}`;
+  /** A write as the repository makes it: the rows change and the version rises. */
+  const write = (next: RuleRecord[]) => {
+    rows = next;
+    counter++;
+  };
+  let duringList: (() => void) | undefined;
+  const list = jest.fn(async () => {
+    const read = [...rows];
+    duringList?.();
+    duringList = undefined;
+    return read;
   });
+  const version = jest.fn(async () => String(counter));
   const names = async () => (await cache.rules(ORG)).map((c) => c.rule.name);
 
   beforeEach(() => {
     rows = [stored('1', '2026-11-26T10:00:00.000Z')];
+    counter = 1;
     list.mockClear();
     version.mockClear();
     bus = new TestBus();
@@ -78,8 +87,9 @@ describe('RuleCache', () => {
     expect(await names()).toEqual(['1']);
     expect(await names()).toEqual(['1']);
     expect(list).toHaveBeenCalledTimes(1);
-    expect(version).not.toHaveBeenCalled();
-    rows.push(stored('2', '2026-11-26T10:01:00.000Z'));
+    // Read once with the rules, never checked while the bus is trusted.
+    expect(version).toHaveBeenCalledTimes(1);
+    write([...rows, stored('2', '2026-11-26T10:01:00.000Z')]);
     await bus.publish(CLASSIFICATION_CHANNEL, ORG);
     expect(await names()).toEqual(['1', '2']);
     expect(list).toHaveBeenCalledTimes(2);
@@ -90,25 +100,27 @@ describe('RuleCache', () => {
     expect(await names()).toEqual(['1']);
     expect(await names()).toEqual(['1']);
     expect(list).toHaveBeenCalledTimes(1);
-    expect(version).toHaveBeenCalledTimes(1);
+    expect(version).toHaveBeenCalledTimes(2);
     // A change whose notification this instance missed: the version says so.
-    rows = [stored('3', '2026-11-26T10:02:00.000Z')];
+    write([stored('3', '2026-11-26T10:02:00.000Z')]);
     expect(await names()).toEqual(['3']);
     expect(list).toHaveBeenCalledTimes(2);
-    // A delete lowers the count, even if the latest change stays.
-    rows = [stored('3', '2026-11-26T10:02:00.000Z'), stored('4', '2026-11-26T10:02:00.000Z')];
-    expect(await names()).toEqual(['3', '4']);
-    rows = [rows[1]];
+    // A change that commits after the version was read but while the rules are read: the entry
+    // holds the version read first, so it looks old at the next check and is read again.
+    duringList = () => write([stored('4', '2026-11-26T10:01:00.000Z')]);
+    write([stored('3', '2026-11-26T10:02:00.000Z'), stored('5', '2026-11-26T10:03:00.000Z')]);
+    expect(await names()).toEqual(['3', '5']);
     expect(await names()).toEqual(['4']);
+    expect(list).toHaveBeenCalledTimes(4);
   });
 
   it('after a resync, checks the version once, then trusts memory again', async () => {
     expect(await names()).toEqual(['1']);
     bus.resync();
     expect(await names()).toEqual(['1']);
-    expect(version).toHaveBeenCalledTimes(1);
+    expect(version).toHaveBeenCalledTimes(2);
     expect(await names()).toEqual(['1']);
-    expect(version).toHaveBeenCalledTimes(1);
+    expect(version).toHaveBeenCalledTimes(2);
     expect(list).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotificationBus } from '../notifications/notification-bus';
-import { ClassificationRulesRepository, versionOf } from './classification-rules.repository';
+import { ClassificationRulesRepository } from './classification-rules.repository';
 import { type CachedClassifier, ClassifierSource } from './classifier-source';
 import { type CompiledRule, compileRule, sortRules } from './rule-engine';
 
@@ -21,7 +21,7 @@ export interface ArgusSnapshot {
 
 interface Entry {
   snapshot: ArgusSnapshot;
-  /** The rules' and the classifier's version when read (ClassificationRulesRepository.version). */
+  /** The organisation's version read before the rules and the classifier (`readVersion`). */
   version: string;
   checkedAt: number;
   /** Set on a resync of the bus: changes may have been missed, check the version first. */
@@ -33,8 +33,9 @@ interface Entry {
  * them from memory, not with a query per action. A change through the API is announced on the
  * notification bus and waited for (`sync`) before it answers, so every instance evaluates the new
  * rules from then on. While the bus cannot be trusted (and after a resync, or a minute) a kept
- * entry is used only once one cheap query confirms the rules' version (count and latest change)
- * is unchanged; otherwise the rules are read and compiled again.
+ * entry is used only once one cheap query confirms the organisation's version (a counter every
+ * write of its rules or classifier raises, in commit order) is unchanged; otherwise the rules are
+ * read and compiled again.
  */
 @Injectable()
 export class RuleCache implements OnModuleDestroy {
@@ -95,16 +96,7 @@ export class RuleCache implements OnModuleDestroy {
     const pending = this.loading.get(organisationId);
     if (pending !== undefined) return pending;
     const generation = this.generation;
-    const load = Promise.all([
-      this.repository.list(this.dataSource, organisationId),
-      this.classifiers?.load(this.dataSource, organisationId),
-    ]).then(([rows, classifier]) => ({
-      snapshot: {
-        rules: sortRules(rows.map(compileRule)),
-        classifier: classifier?.classifier ?? null,
-      },
-      version: `${versionOf(rows)}|${classifier?.version ?? ''}`,
-    }));
+    const load = this.load(organisationId);
     const snapshot = load.then((l) => l.snapshot);
     // Awaited below (and by concurrent callers); a failure is theirs, not an unhandled rejection.
     snapshot.catch(() => undefined);
@@ -130,13 +122,27 @@ export class RuleCache implements OnModuleDestroy {
     }
   }
 
-  /** The version `snapshot` compares: the rules' and the classifier's. */
-  private async version(organisationId: string): Promise<string> {
-    const [rules, classifier] = await Promise.all([
-      this.repository.version(this.dataSource, organisationId),
-      this.classifiers?.version(this.dataSource, organisationId),
+  /** The version `snapshot` compares. */
+  private version(organisationId: string): Promise<string> {
+    return this.repository.version(this.dataSource, organisationId);
+  }
+
+  /**
+   * The version first, then (in later snapshots) the rules and the classifier: they reflect at
+   * least that version, so a change committed meanwhile makes the entry look old, never current.
+   */
+  private async load(
+    organisationId: string,
+  ): Promise<{ snapshot: ArgusSnapshot; version: string }> {
+    const version = await this.version(organisationId);
+    const [rows, classifier] = await Promise.all([
+      this.repository.list(this.dataSource, organisationId),
+      this.classifiers?.load(this.dataSource, organisationId),
     ]);
-    return `${rules}|${classifier ?? ''}`;
+    return {
+      snapshot: { rules: sortRules(rows.map(compileRule)), classifier: classifier ?? null },
+      version,
+    };
   }
 
   /** After a committed change: every instance drops the organisation's rules before this resolves. */

@@ -20,6 +20,7 @@ import { ClassificationRuleEntity } from '../classification/classification-rule.
 import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ClassificationSuggestionEntity } from '../classification/classification-suggestion.entity';
 import { ClassificationClassifierEntity } from '../classification/classification-classifier.entity';
+import { ClassificationVersionEntity } from '../classification/classification-version.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
 import { UserRecoveryCodeEntity, UserTwoFactorEntity } from '../users/two-factor.entity';
@@ -50,6 +51,7 @@ export const ENTITIES = [
   ClassificationMatchEntity,
   ClassificationSuggestionEntity,
   ClassificationClassifierEntity,
+  ClassificationVersionEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,

@@ -1,24 +1,23 @@
 import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
+import type { MemberCall, GranterCall } from '../auth/caller';
 import {
   ClientIp,
   CurrentMember,
   CurrentUser,
+  MemberCaller,
+  GranterCaller,
 } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import {
-  granterOf,
-  memberActorOf,
-  type MemberPrincipal,
-  type UserPrincipal,
-} from '../auth/principal';
+import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
+import { JoinInvitationDto } from './dto/join-invitation.dto';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import {
   CreatedInvitationResponse,
@@ -59,17 +58,10 @@ export class InvitationsController {
     created: CreatedInvitationResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @GranterCaller() caller: GranterCall,
     @Body() body: CreateInvitationDto,
-    @ClientIp() ip: string | null,
   ): Promise<CreatedInvitationResponse> {
-    return this.invitations.create(
-      member.organisationId,
-      granterOf(member),
-      body.email,
-      body.roleId,
-      ip,
-    );
+    return this.invitations.create(caller, body.email, body.roleId);
   }
 
   @Delete(':id')
@@ -79,12 +71,8 @@ export class InvitationsController {
     summary: 'Withdraw a pending invitation: its token stops working',
   })
   @NoContent('Withdrawn.')
-  async withdraw(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.invitations.withdraw(member.organisationId, memberActorOf(member), id, ip);
+  async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.invitations.withdraw(caller, id);
   }
 
   @Get(':token/preview')
@@ -134,9 +122,12 @@ export class InvitationsController {
       'Accept an invitation sent to your address while signed in: its organisation joins your account',
     created: OrganisationJoinedResponse,
   })
+  // SPEC §8f: `{emailProof?}` — no body at all joins as before (the address must be verified where required).
+  @ApiBody({ type: JoinInvitationDto, required: false })
   join(
     @CurrentUser() user: UserPrincipal,
     @Param('token') token: string,
+    @Body() body: JoinInvitationDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
     refuseUnderSso(user, 'joinOrganisation');
@@ -144,6 +135,7 @@ export class InvitationsController {
       { id: user.userId, name: user.userName, email: user.email },
       token,
       ip,
+      body.emailProof,
     );
   }
 }

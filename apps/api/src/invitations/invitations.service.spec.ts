@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { GranterCall } from '../auth/caller';
 import { DomainError, type MemberActor, type Permission } from '@interlock/domain';
 import type { AppConfig } from '../config/app-config';
 import type { SignInSessionService } from '../auth/sign-in-session.service';
@@ -41,9 +42,11 @@ const fakeUsers = users as jest.Mocked<typeof users>;
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const granter = {
+const granter: GranterCall = {
+  organisationId: ORG,
   actor: ada,
   permissions: new Set<Permission>(['member.invite', 'interrupt.read']),
+  ip: null,
 };
 const TOKEN = 'A'.repeat(43);
 const pending: PendingInvitationRow = {
@@ -132,11 +135,9 @@ describe('InvitationsService', () => {
   it('invites an address: role granted, organisation queued, checks, then the row and its entry; the token stored as its SHA-256', async () => {
     const { service, invitations, organisations, notifications, tx, audit, order } = setUp();
     const created = await service.create(
-      ORG,
-      granter,
+      { ...granter, ip: '203.0.113.7' },
       '  Bob@Example.com ',
       'r-dev',
-      '203.0.113.7',
     );
     expect(created.email).toBe('bob@example.com');
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -176,14 +177,15 @@ describe('InvitationsService', () => {
   it("answers 409 for the organisation's current member or a pending invitation, writing nothing", async () => {
     fakeMemberships.isCurrentMemberByEmail.mockResolvedValue(true);
     const member = setUp();
-    await expect(
-      member.service.create(ORG, granter, 'bob@example.com', 'r-dev', null),
-    ).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_MEMBER });
+    await expect(member.service.create(granter, 'bob@example.com', 'r-dev')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: ALREADY_MEMBER,
+    });
     fakeMemberships.isCurrentMemberByEmail.mockResolvedValue(false);
     const invited = setUp({ hasPending: jest.fn(async () => true) });
-    await expect(
-      invited.service.create(ORG, granter, 'bob@example.com', 'r-dev', null),
-    ).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_INVITED });
+    await expect(invited.service.create(granter, 'bob@example.com', 'r-dev')).rejects.toMatchObject(
+      { code: 'CONFLICT', message: ALREADY_INVITED },
+    );
     for (const s of [member, invited]) {
       expect(s.invitations.insert).not.toHaveBeenCalled();
       expect(s.audit).toEqual([]);
@@ -192,7 +194,7 @@ describe('InvitationsService', () => {
 
   it("withdraws a pending invitation with its role's name in the entry; 404 when none is pending", async () => {
     const { service, roleRows, tx, audit } = setUp();
-    await service.withdraw(ORG, ada, 'i-1', null);
+    await service.withdraw({ organisationId: ORG, actor: ada, ip: null }, 'i-1');
     expect(roleRows.lock).toHaveBeenCalledWith(tx, ORG, 'r-dev', 'FOR KEY SHARE');
     expect(audit).toEqual([
       expect.objectContaining({
@@ -207,7 +209,9 @@ describe('InvitationsService', () => {
       }),
     ]);
     const none = setUp({ deletePending: jest.fn(async () => undefined) });
-    const error = await none.service.withdraw(ORG, ada, 'i-9', null).catch((e: unknown) => e);
+    const error = await none.service
+      .withdraw({ organisationId: ORG, actor: ada, ip: null }, 'i-9')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(none.audit).toEqual([]);

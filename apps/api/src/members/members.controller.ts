@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { GranterCall } from '../auth/caller';
+import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import { granterOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
@@ -35,12 +36,11 @@ export class MembersController {
     ok: MemberResponse,
   })
   changeRole(
-    @CurrentMember() member: MemberPrincipal,
+    @GranterCaller() caller: GranterCall,
     @IdParam() id: string,
     @Body() body: ChangeMemberRoleDto,
-    @ClientIp() ip: string | null,
   ): Promise<MemberResponse> {
-    return this.members.changeRole(member.organisationId, granterOf(member), id, body.roleId, ip);
+    return this.members.changeRole(caller, id, body.roleId);
   }
 
   @Delete(':id')
@@ -52,11 +52,7 @@ export class MembersController {
       'Their account and sign-in sessions stay, for their other organisations.',
   })
   @NoContent('Removed (or left, when it is yourself).')
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.members.remove(member.organisationId, granterOf(member), id, ip);
+  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
+    await this.members.remove(caller, id);
   }
 }

@@ -1,6 +1,6 @@
 import { DomainError, type MemberActor, type Permission } from '@interlock/domain';
 import { fakeDataSource } from '../database/testing/fake-data-source';
-import type { Granter } from '../roles/permission-grant.util';
+import type { GranterCall } from '../auth/caller';
 import type { RolesRepository } from '../roles/roles.repository';
 import type { GrantableRole, RolesService } from '../roles/roles.service';
 import type { TeamsRepository } from '../teams/teams.repository';
@@ -20,9 +20,11 @@ const fake = memberships as jest.Mocked<typeof memberships>;
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
 const ALL: Permission[] = ['member.manage', 'interrupt.decide', 'interrupt.read', 'role.manage'];
-const granter = (...permissions: Permission[]): Granter => ({
+const granter = (...permissions: Permission[]): GranterCall => ({
+  organisationId: ORG,
   actor: ada,
   permissions: new Set(permissions),
+  ip: null,
 });
 const joined = new Date('2026-11-22T00:00:00.000Z');
 const bob = {
@@ -70,7 +72,7 @@ beforeEach(() => {
 describe('MembersService', () => {
   it("changes a member's role and audits from and to", async () => {
     const { service, roleRows, audit } = setUp();
-    const changed = await service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null);
+    const changed = await service.changeRole(granter(...ALL), bob.id, developer.id);
     expect(changed).toMatchObject({
       id: bob.id,
       roleId: 'r-dev',
@@ -104,14 +106,12 @@ describe('MembersService', () => {
   it('keeps the last Owner: neither demoted nor removed (409), nothing written', async () => {
     fake.countRoleHolders.mockResolvedValue(0);
     const { service, teams, audit } = setUp();
-    await expect(
-      service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null),
-    ).rejects.toMatchObject({
+    await expect(service.changeRole(granter(...ALL), bob.id, developer.id)).rejects.toMatchObject({
       code: 'CONFLICT',
       message:
         'The organisation must keep at least one Owner: demoting the last Owner is not allowed.',
     });
-    await expect(service.remove(ORG, granter(...ALL), bob.id, null)).rejects.toMatchObject({
+    await expect(service.remove(granter(...ALL), bob.id)).rejects.toMatchObject({
       code: 'CONFLICT',
       message:
         'The organisation must keep at least one Owner: removing the last Owner is not allowed.',
@@ -125,12 +125,12 @@ describe('MembersService', () => {
   it('refuses to change or remove a member whose role holds more than the caller (403)', async () => {
     const { service, audit } = setUp();
     const weaker = granter('member.manage', 'interrupt.read');
-    const error = await service.remove(ORG, weaker, bob.id, null).catch((e: unknown) => e);
+    const error = await service.remove(weaker, bob.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'MISSING_PERMISSION', status: 403 });
-    await expect(service.changeRole(ORG, weaker, bob.id, developer.id, null)).rejects.toMatchObject(
-      { code: 'MISSING_PERMISSION' },
-    );
+    await expect(service.changeRole(weaker, bob.id, developer.id)).rejects.toMatchObject({
+      code: 'MISSING_PERMISSION',
+    });
     expect(fake.endMembership).not.toHaveBeenCalled();
     expect(fake.setMemberRole).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
@@ -146,13 +146,13 @@ describe('MembersService', () => {
       role_name: 'X',
     });
     const { service, audit } = setUp();
-    await service.remove(ORG, granter('member.manage'), ada.id, null);
+    await service.remove(granter('member.manage'), ada.id);
     expect(audit.map((e) => e.action)).toEqual(['member.removed']);
   });
 
   it('removes a member: out of their teams, the membership ended, audited', async () => {
     const { service, teams, tx, audit } = setUp();
-    await service.remove(ORG, granter(...ALL), bob.id, '203.0.113.7');
+    await service.remove({ ...granter(...ALL), ip: '203.0.113.7' }, bob.id);
     expect(teams.removeMemberFromAll).toHaveBeenCalledWith(tx, ORG, bob.id);
     expect(fake.endMembership).toHaveBeenCalledWith(tx, ORG, bob.id);
     expect(audit).toEqual([
@@ -167,9 +167,9 @@ describe('MembersService', () => {
     fake.lockMemberForChange.mockResolvedValue(undefined);
     const { service, roles, audit } = setUp();
     await expect(
-      service.changeRole(ORG, granter(...ALL), 'u-nobody', developer.id, null),
+      service.changeRole(granter(...ALL), 'u-nobody', developer.id),
     ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    await expect(service.remove(ORG, granter(...ALL), 'u-nobody', null)).rejects.toMatchObject({
+    await expect(service.remove(granter(...ALL), 'u-nobody')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(roles.findGrantable).not.toHaveBeenCalled();
@@ -184,7 +184,7 @@ describe('MembersService', () => {
       built_in: 'developer',
     });
     const { service, audit } = setUp();
-    await service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null);
+    await service.changeRole(granter(...ALL), bob.id, developer.id);
     expect(fake.setMemberRole).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
   });

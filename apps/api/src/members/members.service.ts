@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
 import type { Queryable } from '../database/query-rows.util';
-import { assertHoldsAll, canonicalPermissions, type Granter } from '../roles/permission-grant.util';
+import type { GranterCall } from '../auth/caller';
+import { assertHoldsAll, canonicalPermissions } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { TeamsRepository } from '../teams/teams.repository';
@@ -56,11 +57,9 @@ export class MembersService {
   }
 
   async changeRole(
-    organisationId: string,
-    granter: Granter,
+    { organisationId, ip, ...granter }: GranterCall,
     id: string,
     roleId: string,
-    ip: string | null,
   ): Promise<MemberResponse> {
     return this.dataSource.transaction(async (tx) => {
       const target = await this.lockTarget(tx, organisationId, id);
@@ -94,12 +93,7 @@ export class MembersService {
    * teams). Their user and sign-in sessions stay, for their other organisations; here their
    * next request finds no membership (404) — on every instance, since each request reads it.
    */
-  async remove(
-    organisationId: string,
-    granter: Granter,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async remove({ organisationId, ip, ...granter }: GranterCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const target = await this.lockTarget(tx, organisationId, id);
       if (target.id !== granter.actor.id)

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { GranterCall } from '../auth/caller';
+import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import { granterOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { RolesService } from './roles.service';
 import { CreateRoleDto } from './dto/create-role.dto';
@@ -37,18 +38,8 @@ export class RolesController {
     summary: 'Create a custom role with a set of permissions',
     created: RoleResponse,
   })
-  create(
-    @CurrentMember() member: MemberPrincipal,
-    @Body() body: CreateRoleDto,
-    @ClientIp() ip: string | null,
-  ): Promise<RoleResponse> {
-    return this.roles.create(
-      member.organisationId,
-      granterOf(member),
-      body.name,
-      body.permissions,
-      ip,
-    );
+  create(@GranterCaller() caller: GranterCall, @Body() body: CreateRoleDto): Promise<RoleResponse> {
+    return this.roles.create(caller, body.name, body.permissions);
   }
 
   @Patch(':id')
@@ -59,18 +50,11 @@ export class RolesController {
     ok: RoleResponse,
   })
   update(
-    @CurrentMember() member: MemberPrincipal,
+    @GranterCaller() caller: GranterCall,
     @IdParam() id: string,
     @Body() body: UpdateRoleDto,
-    @ClientIp() ip: string | null,
   ): Promise<RoleResponse> {
-    return this.roles.update(
-      member.organisationId,
-      granterOf(member),
-      id,
-      { name: body.name, permissions: body.permissions },
-      ip,
-    );
+    return this.roles.update(caller, id, { name: body.name, permissions: body.permissions });
   }
 
   @Delete(':id')
@@ -81,11 +65,7 @@ export class RolesController {
       'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
   })
   @NoContent('Deleted.')
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.roles.remove(member.organisationId, granterOf(member), id, ip);
+  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
+    await this.roles.remove(caller, id);
   }
 }

@@ -2,7 +2,7 @@ import { DomainError, type MemberActor, type Permission } from '@interlock/domai
 import { fakeDataSource } from '../database/testing/fake-data-source';
 import type { InvitationsRepository } from '../invitations/invitations.repository';
 import { countRoleHolders } from '../members/memberships.repository';
-import type { Granter } from './permission-grant.util';
+import type { GranterCall } from '../auth/caller';
 import type { RoleRow, RolesRepository } from './roles.repository';
 import { RolesService } from './roles.service';
 
@@ -14,9 +14,11 @@ const holders = countRoleHolders as jest.MockedFunction<typeof countRoleHolders>
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const granter = (...permissions: Permission[]): Granter => ({
+const granter = (...permissions: Permission[]): GranterCall => ({
+  organisationId: ORG,
   actor: ada,
   permissions: new Set(permissions),
+  ip: null,
 });
 const owner = granter('interrupt.read', 'interrupt.decide', 'member.invite', 'role.manage');
 const reviewer: RoleRow = {
@@ -77,13 +79,7 @@ beforeEach(() => holders.mockReset().mockResolvedValue(0));
 describe('RolesService', () => {
   it('creates a role with its permissions in canonical order, audited', async () => {
     const { service, roles, audit } = setUp();
-    const created = await service.create(
-      ORG,
-      owner,
-      'Reviewer',
-      ['interrupt.read', 'interrupt.decide'],
-      null,
-    );
+    const created = await service.create(owner, 'Reviewer', ['interrupt.read', 'interrupt.decide']);
     expect(created.permissions).toEqual(['interrupt.decide', 'interrupt.read']);
     expect(roles.insert).toHaveBeenCalledWith(
       expect.anything(),
@@ -102,7 +98,7 @@ describe('RolesService', () => {
   it('refuses a role beyond the granter’s own permissions (403) before writing anything', async () => {
     const { service, roles, audit } = setUp();
     const error = await service
-      .create(ORG, granter('role.manage'), 'Deciders', ['interrupt.decide'], null)
+      .create(granter('role.manage'), 'Deciders', ['interrupt.decide'])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({
@@ -119,13 +115,11 @@ describe('RolesService', () => {
       insert: jest.fn(async () => undefined),
       update: jest.fn(async () => undefined),
     });
-    await expect(service.create(ORG, owner, 'Reviewer', [], null)).rejects.toMatchObject({
+    await expect(service.create(owner, 'Reviewer', [])).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'A role with this name already exists.',
     });
-    await expect(
-      service.update(ORG, owner, reviewer.id, { name: 'Taken' }, null),
-    ).rejects.toMatchObject({
+    await expect(service.update(owner, reviewer.id, { name: 'Taken' })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'A role with this name already exists.',
     });
@@ -134,24 +128,17 @@ describe('RolesService', () => {
 
   it('updates only on a change, and audits what was added and removed', async () => {
     const unchanged = setUp();
-    await unchanged.service.update(
-      ORG,
-      owner,
-      reviewer.id,
-      { name: 'Reviewer', permissions: ['interrupt.read', 'interrupt.decide'] },
-      null,
-    );
+    await unchanged.service.update(owner, reviewer.id, {
+      name: 'Reviewer',
+      permissions: ['interrupt.read', 'interrupt.decide'],
+    });
     expect(unchanged.roles.update).not.toHaveBeenCalled();
     expect(unchanged.audit).toEqual([]);
 
     const changed = setUp();
-    const after = await changed.service.update(
-      ORG,
-      owner,
-      reviewer.id,
-      { permissions: ['interrupt.read', 'member.invite'] },
-      null,
-    );
+    const after = await changed.service.update(owner, reviewer.id, {
+      permissions: ['interrupt.read', 'member.invite'],
+    });
     expect(after.permissions).toEqual(['interrupt.read', 'member.invite']);
     expect(changed.roles.lock).toHaveBeenCalledWith(
       changed.tx,
@@ -175,25 +162,18 @@ describe('RolesService', () => {
 
   it('never changes a built-in role, a role of another organisation, or one holding more than the granter', async () => {
     const builtIn = setUp({ lock: jest.fn(async () => ({ ...reviewer, built_in: 'developer' })) });
-    await expect(
-      builtIn.service.update(ORG, owner, reviewer.id, { name: 'X' }, null),
-    ).rejects.toMatchObject({
+    await expect(builtIn.service.update(owner, reviewer.id, { name: 'X' })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'Built-in roles cannot be changed.',
     });
     const missing = setUp({ lock: jest.fn(async () => undefined) });
-    await expect(
-      missing.service.update(ORG, owner, 'nope', { name: 'X' }, null),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(missing.service.update(owner, 'nope', { name: 'X' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+    });
     const weaker = setUp();
     await expect(
-      weaker.service.update(
-        ORG,
-        granter('role.manage', 'interrupt.read'),
-        reviewer.id,
-        { name: 'X' },
-        null,
-      ),
+      weaker.service.update(granter('role.manage', 'interrupt.read'), reviewer.id, { name: 'X' }),
     ).rejects.toMatchObject({
       code: 'MISSING_PERMISSION',
     });
@@ -206,7 +186,7 @@ describe('RolesService', () => {
   it('refuses to delete a role members still hold, naming how many', async () => {
     holders.mockResolvedValue(2);
     const { service, roles, invitations, audit } = setUp();
-    await expect(service.remove(ORG, owner, reviewer.id, null)).rejects.toMatchObject({
+    await expect(service.remove(owner, reviewer.id)).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'Role Reviewer is still held by 2 members; give them another role first.',
     });
@@ -226,7 +206,7 @@ describe('RolesService', () => {
         { id: 'i-1', email: 'bea@example.com', state: 'accepted' },
       ]),
     });
-    await service.remove(ORG, owner, reviewer.id, '203.0.113.7');
+    await service.remove({ ...owner, ip: '203.0.113.7' }, reviewer.id);
     expect(order).toEqual(['invitations', 'role']);
     expect(roles.lock).toHaveBeenCalledWith(expect.anything(), ORG, reviewer.id, 'FOR UPDATE');
     expect(roles.delete).toHaveBeenCalledWith(expect.anything(), ORG, reviewer.id);

@@ -7,7 +7,8 @@ import type { Queryable } from '../database/query-rows.util';
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { deleteInvitationsWithRole } from '../invitations/role-invitations.util';
 import { countRoleHolders } from '../members/memberships.repository';
-import { assertHoldsAll, canonicalPermissions, type Granter } from './permission-grant.util';
+import type { GranterCall } from '../auth/caller';
+import { assertHoldsAll, canonicalPermissions } from './permission-grant.util';
 import type { RoleResponse } from './dto/role.response';
 import { RoleRow, RolesRepository } from './roles.repository';
 
@@ -54,11 +55,9 @@ export class RolesService {
   }
 
   async create(
-    organisationId: string,
-    granter: Granter,
+    { organisationId, ip, ...granter }: GranterCall,
     name: string,
     permissions: Permission[],
-    ip: string | null,
   ): Promise<RoleResponse> {
     assertHoldsAll(granter.permissions, permissions);
     const ordered = canonicalPermissions(permissions);
@@ -83,11 +82,9 @@ export class RolesService {
   }
 
   async update(
-    organisationId: string,
-    granter: Granter,
+    { organisationId, ip, ...granter }: GranterCall,
     id: string,
     changes: { name?: string; permissions?: Permission[] },
-    ip: string | null,
   ): Promise<RoleResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.roles.lock(tx, organisationId, id, 'FOR NO KEY UPDATE');
@@ -126,12 +123,7 @@ export class RolesService {
    * Deletes a custom role no member holds. The invitations naming it go with it, each with its
    * audit entry (`member.invitation_deleted`), in the same transaction.
    */
-  async remove(
-    organisationId: string,
-    granter: Granter,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async remove({ organisationId, ip, ...granter }: GranterCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       await this.invitations.lockWithRole(tx, organisationId, id);
       // FOR UPDATE waits for any transaction granting this role (its foreign key check holds a

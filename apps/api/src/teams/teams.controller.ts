@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { TeamsService } from './teams.service';
 import { AddTeamMemberDto } from './dto/add-team-member.dto';
@@ -32,24 +33,19 @@ export class TeamsController {
   @Post()
   @MemberRoute('team.manage')
   @Operation({ operationId: 'createTeam', summary: 'Create an empty team', created: TeamResponse })
-  create(
-    @CurrentMember() member: MemberPrincipal,
-    @Body() body: CreateTeamDto,
-    @ClientIp() ip: string | null,
-  ): Promise<TeamResponse> {
-    return this.teams.create(member.organisationId, memberActorOf(member), body.name, ip);
+  create(@MemberCaller() caller: MemberCall, @Body() body: CreateTeamDto): Promise<TeamResponse> {
+    return this.teams.create(caller, body.name);
   }
 
   @Patch(':id')
   @MemberRoute('team.manage')
   @Operation({ operationId: 'renameTeam', summary: 'Rename a team', ok: TeamResponse })
   rename(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: RenameTeamDto,
-    @ClientIp() ip: string | null,
   ): Promise<TeamResponse> {
-    return this.teams.rename(member.organisationId, memberActorOf(member), id, body.name, ip);
+    return this.teams.rename(caller, id, body.name);
   }
 
   @Delete(':id')
@@ -59,12 +55,8 @@ export class TeamsController {
     summary: 'Delete a team (its members stay in the organisation)',
   })
   @NoContent('Deleted.')
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.teams.remove(member.organisationId, memberActorOf(member), id, ip);
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.teams.remove(caller, id);
   }
 
   @Post(':id/members')
@@ -75,12 +67,11 @@ export class TeamsController {
   })
   @NoContent('Added (or already in the team).')
   async addMember(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: AddTeamMemberDto,
-    @ClientIp() ip: string | null,
   ): Promise<void> {
-    await this.teams.addMember(member.organisationId, memberActorOf(member), id, body.memberId, ip);
+    await this.teams.addMember(caller, id, body.memberId);
   }
 
   @Delete(':id/members/:memberId')
@@ -91,11 +82,10 @@ export class TeamsController {
   })
   @NoContent('Removed (or was not in the team).')
   async removeMember(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @IdParam('memberId') memberId: string,
-    @ClientIp() ip: string | null,
   ): Promise<void> {
-    await this.teams.removeMember(member.organisationId, memberActorOf(member), id, memberId, ip);
+    await this.teams.removeMember(caller, id, memberId);
   }
 }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { MemberCall } from '../auth/caller';
 import { DomainError, type MemberActor } from '@interlock/domain';
 import type { TeamRow, TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
@@ -7,6 +8,7 @@ import { TeamsService } from './teams.service';
 // the tables, and which audit entries it writes (the audit writer's INSERTs, recorded).
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
 const ops: TeamRow = {
   id: 't-1',
   name: 'Ops',
@@ -38,7 +40,7 @@ function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}
 describe('TeamsService', () => {
   it('creates a team and audits it; a taken name is a 409 and writes nothing', async () => {
     const { service, actions } = setUp();
-    expect(await service.create(ORG, ada, 'SRE', null)).toEqual({
+    expect(await service.create(byAda, 'SRE')).toEqual({
       id: 't-2',
       name: 'SRE',
       memberIds: [],
@@ -46,7 +48,7 @@ describe('TeamsService', () => {
     });
     expect(actions()).toEqual(['team.created']);
     const taken = setUp({ insert: jest.fn(async () => undefined) });
-    await expect(taken.service.create(ORG, ada, 'Ops', null)).rejects.toMatchObject({
+    await expect(taken.service.create(byAda, 'Ops')).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'A team with this name already exists.',
     });
@@ -55,18 +57,18 @@ describe('TeamsService', () => {
 
   it('renames only when the name changes, and audits only then', async () => {
     const same = setUp();
-    await same.service.rename(ORG, ada, ops.id, 'Ops', null);
+    await same.service.rename(byAda, ops.id, 'Ops');
     expect(same.repository.rename).not.toHaveBeenCalled();
     expect(same.actions()).toEqual([]);
     const renamed = setUp();
-    await renamed.service.rename(ORG, ada, ops.id, 'SRE', null);
+    await renamed.service.rename(byAda, ops.id, 'SRE');
     expect(renamed.repository.rename).toHaveBeenCalledWith(expect.anything(), ORG, ops.id, 'SRE');
     expect(renamed.actions()).toEqual(['team.renamed']);
   });
 
   it("answers 404 for a team that is not the organisation's, before changing anything", async () => {
     const { service, repository, actions } = setUp({ lock: jest.fn(async () => undefined) });
-    const error = await service.remove(ORG, ada, 'nope', null).catch((e: unknown) => e);
+    const error = await service.remove(byAda, 'nope').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(repository.delete).not.toHaveBeenCalled();
@@ -75,7 +77,7 @@ describe('TeamsService', () => {
 
   it('deletes with the member count in the audit entry', async () => {
     const { service, repository, actions } = setUp();
-    await service.remove(ORG, ada, ops.id, '203.0.113.7');
+    await service.remove({ ...byAda, ip: '203.0.113.7' }, ops.id);
     expect(repository.delete).toHaveBeenCalledWith(expect.anything(), ORG, ops.id);
     expect(actions()).toEqual(['team.deleted']);
   });

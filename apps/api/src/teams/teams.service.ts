@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type EscalationPolicy, type MemberActor } from '@interlock/domain';
+import { DomainError, type EscalationPolicy } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import type { TeamResponse } from './dto/team.response';
@@ -116,12 +117,7 @@ export class TeamsService {
     return this.teams.isMember(tx, organisationId, teamId, memberId);
   }
 
-  async create(
-    organisationId: string,
-    actor: MemberActor,
-    name: string,
-    ip: string | null,
-  ): Promise<TeamResponse> {
+  async create({ organisationId, actor, ip }: MemberCall, name: string): Promise<TeamResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const created = await this.teams.insert(tx, organisationId, randomUUID(), name);
       if (created === undefined) throw nameTaken();
@@ -139,11 +135,9 @@ export class TeamsService {
   }
 
   async rename(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     name: string,
-    ip: string | null,
   ): Promise<TeamResponse> {
     return this.dataSource.transaction(async (tx) => {
       const before = await this.lockTeam(tx, organisationId, id, 'FOR NO KEY UPDATE');
@@ -164,12 +158,7 @@ export class TeamsService {
     });
   }
 
-  async remove(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async remove({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR UPDATE');
       const count = await this.teams.memberCount(tx, organisationId, id);
@@ -187,11 +176,9 @@ export class TeamsService {
 
   /** Adds a member of the organisation to the team; adding one already in it changes nothing. */
   async addMember(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     memberId: string,
-    ip: string | null,
   ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
@@ -210,11 +197,9 @@ export class TeamsService {
 
   /** Removes a member of the organisation from the team; removing one not in it changes nothing. */
   async removeMember(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     memberId: string,
-    ip: string | null,
   ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');

@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 
 /** What a webhook is: where it posts, what it is for, which events, whether it delivers. */
 export interface WebhookSettings {
@@ -13,9 +13,6 @@ export interface WebhookSettings {
  * Create a webhook (SPEC §6): the input of `WebhooksService.create`, built by the REST controller
  * from its validated body (the `CreateWebhookDto` is a `WebhookSettings`). Plain values.
  */
-export interface CreateWebhookCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface CreateWebhookCommand extends MemberCall {
   webhook: WebhookSettings;
-  ip: string | null;
 }

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
@@ -48,16 +49,10 @@ export class WebhooksController {
     created: WebhookWithSecretResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: CreateWebhookDto,
-    @ClientIp() ip: string | null,
   ): Promise<WebhookWithSecretResponse> {
-    return this.webhooks.create({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      webhook: body,
-      ip,
-    });
+    return this.webhooks.create({ webhook: body, ...caller });
   }
 
   @Get(':id')
@@ -75,30 +70,19 @@ export class WebhooksController {
     ok: WebhookResponse,
   })
   update(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: UpdateWebhookDto,
-    @ClientIp() ip: string | null,
   ): Promise<WebhookResponse> {
-    return this.webhooks.update({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      webhookId: id,
-      changes: body,
-      ip,
-    });
+    return this.webhooks.update({ webhookId: id, changes: body, ...caller });
   }
 
   @Delete(':id')
   @MemberRoute('webhook.manage')
   @Operation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
   @NoContent('Deleted.')
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.webhooks.remove(member.organisationId, memberActorOf(member), id, ip);
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.webhooks.remove(caller, id);
   }
 
   @Post(':id/rotate-secret')
@@ -111,11 +95,10 @@ export class WebhooksController {
     ok: WebhookWithSecretResponse,
   })
   rotateSecret(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
-    @ClientIp() ip: string | null,
   ): Promise<WebhookWithSecretResponse> {
-    return this.webhooks.rotateSecret(member.organisationId, memberActorOf(member), id, ip);
+    return this.webhooks.rotateSecret(caller, id);
   }
 
   @Post(':id/test')
@@ -128,10 +111,10 @@ export class WebhooksController {
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   test(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.sendTest(member.organisationId, memberActorOf(member), id);
+    return this.webhooks.sendTest(caller, id);
   }
 
   @Get(':id/deliveries')
@@ -166,17 +149,10 @@ export class WebhooksController {
       'CONFLICT: the delivery is still waiting to be sent, or the webhook is disabled (a webhook.test delivery excepted).',
   })
   retry(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @IdParam('deliveryId') deliveryId: string,
-    @ClientIp() ip: string | null,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.retryDelivery(
-      member.organisationId,
-      memberActorOf(member),
-      id,
-      deliveryId,
-      ip,
-    );
+    return this.webhooks.retryDelivery(caller, id, deliveryId);
   }
 }

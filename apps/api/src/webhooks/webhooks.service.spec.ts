@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { MemberCall } from '../auth/caller';
 import { DomainError, type MemberActor } from '@interlock/domain';
 import type { AppConfig } from '../config/app-config';
 import type { JobRunner } from '../jobs/job-runner';
@@ -11,6 +12,7 @@ import { MAX_WEBHOOKS, WebhooksService } from './webhooks.service';
 // wakes the delivery worker.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
 const config = {
   cursorSecret: 'c'.repeat(32),
   nodeEnv: 'test',
@@ -96,10 +98,8 @@ describe('WebhooksService', () => {
   it('creates a webhook with its secret sealed, returns the secret once and audits it', async () => {
     const { service, repository, actions, box } = setUp();
     const created = await service.create({
-      organisationId: ORG,
-      actor: ada,
       webhook: { url: 'https://example.com/hook' },
-      ip: null,
+      ...byAda,
     });
     expect(created.secret).toMatch(/^whsec_/);
     const stored = repository.insert.mock.calls[0][2] as { sealedSecret: Buffer; id: string };
@@ -114,10 +114,8 @@ describe('WebhooksService', () => {
     });
     await expect(
       service.create({
-        organisationId: ORG,
-        actor: ada,
         webhook: { url: 'https://example.com/hook' },
-        ip: null,
+        ...byAda,
       }),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
@@ -131,10 +129,8 @@ describe('WebhooksService', () => {
     const { service, repository } = setUp();
     await expect(
       service.create({
-        organisationId: ORG,
-        actor: ada,
         webhook: { url: 'ftp://example.com/hook' },
-        ip: null,
+        ...byAda,
       }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(repository.countForCreation).not.toHaveBeenCalled();
@@ -143,21 +139,17 @@ describe('WebhooksService', () => {
   it('updates only what changed, audits the changes, and wakes the worker when enabling', async () => {
     const same = setUp();
     await same.service.update({
-      organisationId: ORG,
-      actor: ada,
       webhookId: 'w-1',
       changes: { description: '' },
-      ip: null,
+      ...byAda,
     });
     expect(same.repository.update).not.toHaveBeenCalled();
     expect(same.actions()).toEqual([]);
     const off = setUp();
     await off.service.update({
-      organisationId: ORG,
-      actor: ada,
       webhookId: 'w-1',
       changes: { enabled: false },
-      ip: null,
+      ...byAda,
     });
     expect(off.repository.update).toHaveBeenCalledWith(
       expect.anything(),
@@ -170,11 +162,9 @@ describe('WebhooksService', () => {
     expect(off.jobs.wake).not.toHaveBeenCalled();
     const on = setUp({ lock: jest.fn(async () => ({ ...hook, enabled: false })) });
     await on.service.update({
-      organisationId: ORG,
-      actor: ada,
       webhookId: 'w-1',
       changes: { enabled: true },
-      ip: null,
+      ...byAda,
     });
     expect(on.jobs.wake).toHaveBeenCalled();
   });
@@ -184,10 +174,10 @@ describe('WebhooksService', () => {
       delete: jest.fn(async () => undefined),
       lock: jest.fn(async () => undefined),
     });
-    const error = await gone.service.remove(ORG, ada, 'nope', null).catch((e: unknown) => e);
+    const error = await gone.service.remove(byAda, 'nope').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    await expect(gone.service.rotateSecret(ORG, ada, 'nope', null)).rejects.toMatchObject({
+    await expect(gone.service.rotateSecret(byAda, 'nope')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(gone.repository.rotateSecret).not.toHaveBeenCalled();
@@ -196,7 +186,7 @@ describe('WebhooksService', () => {
 
   it('retries a finished delivery once more and audits it; refuses a waiting one, and a disabled webhook', async () => {
     const ok = setUp();
-    const queued = await ok.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null);
+    const queued = await ok.service.retryDelivery(byAda, 'w-1', 'd-1');
     expect(queued.status).toBe('pending');
     expect(ok.repository.requeueDelivery).toHaveBeenCalledWith(expect.anything(), ORG, 'd-1');
     expect(ok.actions()).toEqual(['webhook.delivery_retried']);
@@ -209,16 +199,12 @@ describe('WebhooksService', () => {
         event_id: 'e-1',
       })),
     });
-    await expect(waiting.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null)).rejects.toMatchObject(
-      {
-        code: 'CONFLICT',
-        message: 'This delivery is already waiting to be sent.',
-      },
-    );
+    await expect(waiting.service.retryDelivery(byAda, 'w-1', 'd-1')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This delivery is already waiting to be sent.',
+    });
     const disabled = setUp({ read: jest.fn(async () => ({ ...hook, enabled: false })) });
-    await expect(
-      disabled.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null),
-    ).rejects.toMatchObject({
+    await expect(disabled.service.retryDelivery(byAda, 'w-1', 'd-1')).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This webhook is disabled: enable it to retry its deliveries.',
     });
@@ -230,7 +216,7 @@ describe('WebhooksService', () => {
 
   it('queues a webhook.test event to the webhook alone, naming who sent it', async () => {
     const { service, repository, jobs } = setUp();
-    await service.sendTest(ORG, ada, 'w-1');
+    await service.sendTest(byAda, 'w-1');
     const [, org, webhookId, event, , maxAttempts] = repository.queueSingleDelivery.mock
       .calls[0] as unknown as [
       unknown,

@@ -1,9 +1,9 @@
-import type { MemberActor } from '@interlock/domain';
 import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
+import type { MemberCall } from '../auth/caller';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
@@ -179,12 +179,7 @@ export class WebhooksService {
     return toWebhookResponse(row);
   }
 
-  async remove(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async remove({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       // Deliveries first, then the webhook (the repository's lock order).
       const webhook = await this.webhooks.delete(tx, organisationId, id);
@@ -202,10 +197,8 @@ export class WebhooksService {
 
   /** A new secret; the previous one keeps signing beside it for 24 hours. */
   async rotateSecret(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
-    ip: string | null,
   ): Promise<WebhookWithSecretResponse> {
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
@@ -233,8 +226,7 @@ export class WebhooksService {
 
   /** Queues a `webhook.test` event to this webhook alone (sent even while it is disabled). */
   async sendTest(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor }: MemberCall,
     id: string,
   ): Promise<WebhookDeliveryResponse> {
     const queued = await this.dataSource.transaction(async (tx) => {
@@ -292,11 +284,9 @@ export class WebhooksService {
 
   /** Sends a finished delivery again now: one more attempt, not a new retry schedule. */
   async retryDelivery(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     deliveryId: string,
-    ip: string | null,
   ): Promise<WebhookDeliveryResponse> {
     const queued = await this.dataSource.transaction(async (tx) => {
       // The delivery is locked, the webhook only read: the worker locks a delivery, then its webhook.

@@ -11,6 +11,16 @@ export const MAX_WAIT_SECONDS = 50;
 export const DEFAULT_WAIT_SECONDS = 45;
 
 /**
+ * Routing at creation (SPEC §8e). The schema advertises the API's bounds (an enum, a pattern, at
+ * most 10 labels) but accepts any string and list, so that what breaks them is refused by the API
+ * itself — with `POST /api/interrupts`'s own texts, as a tool error — rather than by this
+ * server's validator in words of its own.
+ */
+const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+const MAX_LABELS = 10;
+const LABEL_PATTERN = '^[A-Za-z0-9_.:/+-]{1,50}$';
+
+/**
  * A free-form JSON object. Spelled `additionalProperties: true` in the JSON Schema (zod writes
  * `{}`, which schema linters flag as constraining nothing by accident).
  */
@@ -99,6 +109,38 @@ export const requestApprovalInput = {
       'Optional: a deadline for the humans, in seconds from now (at most 30 days, and the organisation may allow ' +
         'less). If nobody decides by then, every undecided action is rejected for you (status "expired"), so a ' +
         'request never waits forever. Unlike waitSeconds, it does not make you wait longer.',
+    ),
+  priority: z
+    .string()
+    .meta({ enum: [...PRIORITIES] })
+    .optional()
+    .describe(
+      'Optional: how urgent this is for the reviewers — "low", "normal" (the default), "high" or "urgent". ' +
+        'Reviewers filter their inbox by it; say "urgent" only when waiting costs something now.',
+    ),
+  labels: z
+    .array(z.string().meta({ pattern: LABEL_PATTERN, minLength: 1, maxLength: 50 }))
+    .meta({ maxItems: MAX_LABELS })
+    .optional()
+    .describe(
+      `Optional: up to ${MAX_LABELS} short tags reviewers filter by, e.g. ["billing", "prod", "team:payments"]: each ` +
+        '1 to 50 ASCII letters, digits or _ . : / + - (no spaces); a repeated one counts once.',
+    ),
+  assignTo: z
+    .object({
+      memberId: z.string().optional().describe('A member, by id.'),
+      email: z
+        .string()
+        .optional()
+        .describe('A member, by email address, e.g. "grace@example.com".'),
+      teamId: z.string().optional().describe('A team, by id.'),
+      teamName: z.string().optional().describe('A team, by its exact name, e.g. "Payments".'),
+    })
+    .optional()
+    .describe(
+      'Optional: who in your organisation should decide it, as it opens — exactly one of memberId, email, teamId ' +
+        'or teamName. Someone who is not in the organisation is refused and nothing is opened; without it, the ' +
+        "organisation's own routing applies.",
     ),
   waitSeconds,
   sessionId,

@@ -312,6 +312,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
             description: args.description,
             sessionId: args.sessionId,
             ...(args.timeoutSeconds === undefined ? {} : { timeoutSeconds: args.timeoutSeconds }),
+            ...routingOf(args),
             actionRequests: args.actions.map((a) => ({
               name: a.name,
               args: a.args,
@@ -613,6 +614,22 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/**
+ * request_approval's routing at creation (SPEC §8e), passed as given: the API checks priority,
+ * labels and the assignee against its rules and the organisation, and refuses with its own texts.
+ */
+function routingOf(
+  args: Pick<RequestApprovalArgs, 'priority' | 'labels' | 'assignTo'>,
+): Pick<InterruptCreateParams, 'priority' | 'labels' | 'assignTo'> {
+  return {
+    ...(args.priority === undefined
+      ? {}
+      : { priority: args.priority as InterruptCreateParams['priority'] }),
+    ...(args.labels === undefined ? {} : { labels: args.labels }),
+    ...(args.assignTo === undefined ? {} : { assignTo: args.assignTo }),
+  };
 }
 
 function sessionResult(session: {

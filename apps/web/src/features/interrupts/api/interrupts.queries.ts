@@ -1,5 +1,6 @@
 import {
   alwaysAllowAction,
+  applyClassificationSuggestion,
   assignInterrupt,
   call,
   countInterrupts,
@@ -8,13 +9,16 @@ import {
   extendInterruptDeadline,
   getClassificationRule,
   getInterrupt,
+  listClassificationSuggestions,
   listInterrupts,
+  setInterruptPriority,
   type AlwaysAllowDto,
   type AssignInterruptDto,
   type DecideInterruptDto,
   type InterruptListResponse,
   type InterruptResponse,
   type ListInterruptsData,
+  type Priority,
 } from '@interlock/api-client';
 import {
   infiniteQueryOptions,
@@ -239,6 +243,16 @@ export function useEscalate() {
   });
 }
 
+/** Changes how urgent an open interrupt is (SPEC §8e; members with `interrupt.assign`). */
+export function useSetPriority() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, priority }: { id: string; priority: Priority }) =>
+      call(setInterruptPriority({ path: { id }, body: { priority } })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
 /** Moves an open interrupt's deadline to `timeoutSeconds` from now (SPEC §8e; later than the current one). */
 export function useExtendDeadline() {
   const queryClient = useQueryClient();
@@ -304,4 +318,28 @@ export function useRuleName(ruleId: string | undefined): string | undefined {
     staleTime: 60_000,
   });
   return ruleId === undefined ? undefined : rule.data?.name;
+}
+
+/**
+ * Rules argus suggests (SPEC §8d), for the interrupt page's decision cards: read only by a member
+ * who may read the rules, under the key Settings → Classification caches them by.
+ */
+export function useRuleSuggestions() {
+  const canRead = useCan('classification.read');
+  return useQuery({
+    queryKey: ['classification', 'suggestions'],
+    queryFn: () => call(listClassificationSuggestions()),
+    enabled: canRead,
+    staleTime: 60_000,
+  });
+}
+
+/** Makes a suggested rule, in the mode the person picked, from the interrupt page. */
+export function useApplyRuleSuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, mode }: { id: string; mode: 'shadow' | 'enforce' }) =>
+      call(applyClassificationSuggestion({ path: { id }, body: { mode } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['classification'] }),
+  });
 }

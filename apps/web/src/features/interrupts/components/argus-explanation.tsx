@@ -3,11 +3,8 @@ import type { ClassificationReceipt } from '@interlock/domain';
 import { Anchor, Badge, Code, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
 import { useRuleName } from '../api/interrupts.queries';
-
-/** argus in one sentence, wherever it appears (issue 31 §5: "argus" explained where it appears). */
-export const ARGUS_IN_WORDS =
-  'argus applies your organisation’s classification rules (Settings → Classification) to every action when an interrupt opens: an enforced rule may approve, reject or route it; a shadow rule only records what it would have done.';
 
 /** The escalation reason argus writes when an enforced route escalates (SPEC §8d). */
 const ARGUS_ESCALATION_REASON = 'Escalated by a classification rule';

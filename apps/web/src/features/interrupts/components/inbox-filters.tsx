@@ -1,4 +1,4 @@
-import { Badge, Group, Select, Tabs, TextInput } from '@mantine/core';
+import { Badge, Group, NativeSelect, Tabs, TextInput } from '@mantine/core';
 import type { InboxTab } from '../api/interrupts.queries';
 import { useInterruptCounts } from '../api/interrupts.queries';
 import type { InboxUrlState } from './use-inbox-url-state';
@@ -62,7 +62,12 @@ export function InboxTabs({ tab, setParam }: Pick<InboxUrlState, 'tab' | 'setPar
   );
 }
 
-/** Search, order, and the tab's own filter (assignee on Open, how it closed on Answered). */
+/**
+ * Search, order, and the tab's own filter (assignee on Open, how it closed on Answered). The
+ * choices are the browser's own selects: a handful of fixed options needs no dropdown of ours,
+ * and Mantine's Select mounted and positioned its hidden dropdowns on every inbox load (~135 ms
+ * of the first load's main thread for two of them, BENCHMARKS.md "The dashboard").
+ */
 export function InboxFilters({
   tab,
   filters,
@@ -82,39 +87,45 @@ export function InboxFilters({
         w={280}
         type="search"
       />
-      <Select
+      <NativeSelect
         label="Order"
         w={160}
-        allowDeselect={false}
         data={[
           { value: 'newest', label: 'Newest first' },
           { value: 'oldest', label: 'Oldest first' },
           { value: 'deadline', label: 'Due soonest' },
         ]}
         value={order}
-        onChange={(v) => setParam('order', v === 'oldest' || v === 'deadline' ? v : null)}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          setParam('order', v === 'oldest' || v === 'deadline' ? v : null);
+        }}
       />
       {tab === 'open' && (
-        <Select
+        <NativeSelect
           label="Assignee"
           w={190}
-          allowDeselect={false}
           data={[
             { value: 'any', label: 'Anyone or nobody' },
             { value: 'unassigned', label: 'Unassigned' },
             { value: 'my_teams', label: 'My teams' },
           ]}
           value={assignee ?? 'any'}
-          onChange={(v) => setParam('assignee', v === 'any' ? null : v)}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            setParam('assignee', v === 'any' ? null : v);
+          }}
         />
       )}
-      <Select
+      <NativeSelect
         label="Priority"
         w={170}
-        allowDeselect={false}
         data={PRIORITY_FILTERS}
         value={filters.priority ?? 'any'}
-        onChange={(v) => setParam('priority', v === 'any' ? null : v)}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          setParam('priority', v === 'any' ? null : v);
+        }}
       />
       <TextInput
         // A new address (Back, a link) starts the field again from it.
@@ -130,17 +141,19 @@ export function InboxFilters({
         onBlur={(e) => setParam('label', e.currentTarget.value.trim())}
       />
       {tab === 'answered' && (
-        <Select
+        <NativeSelect
           label="Closed as"
           w={170}
-          allowDeselect={false}
           data={[
             { value: 'answered', label: 'Answered' },
             { value: 'expired', label: 'Expired' },
             { value: 'withdrawn', label: 'Withdrawn' },
           ]}
           value={filters.status ?? 'answered'}
-          onChange={(v) => setParam('closed', v === 'expired' || v === 'withdrawn' ? v : null)}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            setParam('closed', v === 'expired' || v === 'withdrawn' ? v : null);
+          }}
         />
       )}
     </Group>

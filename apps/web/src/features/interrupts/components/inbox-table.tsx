@@ -1,6 +1,6 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Checkbox, Group, Table, Text } from '@mantine/core';
-import { forwardRef } from 'react';
+import { Table } from '@mantine/core';
+import { forwardRef, memo } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
@@ -18,6 +18,7 @@ import {
 } from './interrupt-badges';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
+import './inbox-table.css';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -25,12 +26,20 @@ export interface InboxTableProps {
   activeIndex: number;
   selected: ReadonlySet<string>;
   selectable: boolean;
+  /** Stable across renders (a row redraws only when its own props change). */
   onToggle: (interrupt: InterruptResponse) => void;
   onToggleAll: (checked: boolean) => void;
+  /** Stable across renders. */
   onFocusRow: (index: number) => void;
 }
 
-/** The inbox rows. The keyboard cursor (j/k) is the row whose title link has focus. */
+/**
+ * The inbox rows. The keyboard cursor (j/k) is the row whose title link has focus.
+ *
+ * The rows are the first load's main cost (tools:bench-web), so each is plain elements styled by
+ * inbox-table.css, with the browser's own checkbox, drawn by a memoised component: moving the
+ * cursor or ticking a box redraws the rows it changes, not fifty.
+ */
 export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(function InboxTable(
   { interrupts, answered, activeIndex, selected, selectable, onToggle, onToggleAll, onFocusRow },
   ref,
@@ -38,17 +47,28 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   const canWatch = useCan('session.read');
   const approvable = interrupts.filter(canApproveAll);
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
+  const someSelected = !allSelected && approvable.some((i) => selected.has(i.id));
   return (
     <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
-      <Table verticalSpacing="sm" highlightOnHover aria-label="Interrupts" layout="fixed">
+      <Table
+        verticalSpacing="sm"
+        highlightOnHover
+        aria-label="Interrupts"
+        layout="fixed"
+        className="inbox-table"
+      >
         <Table.Thead>
           <Table.Tr>
             {selectable && (
               <Table.Th w={40}>
-                <Checkbox
+                <input
+                  type="checkbox"
+                  className="inbox-checkbox"
                   aria-label="Select every interrupt that can be approved"
                   checked={allSelected}
-                  indeterminate={!allSelected && approvable.some((i) => selected.has(i.id))}
+                  ref={(box) => {
+                    if (box) box.indeterminate = someSelected;
+                  }}
                   disabled={approvable.length === 0}
                   onChange={(e) => onToggleAll(e.currentTarget.checked)}
                 />
@@ -66,112 +86,127 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody ref={ref}>
-          {interrupts.map((it, index) => {
-            const pending = undecidedActions(it);
-            const approveAll = canApproveAll(it);
-            return (
-              <Table.Tr
-                key={it.id}
-                className={index === activeIndex ? 'interlock-row-selected' : undefined}
-                data-interrupt-id={it.id}
-              >
-                {selectable && (
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={
-                        approveAll ? `Select ${it.title}` : `${it.title} cannot be approved in bulk`
-                      }
-                      checked={selected.has(it.id)}
-                      disabled={!approveAll}
-                      onChange={() => onToggle(it)}
-                    />
-                  </Table.Td>
-                )}
-                <Table.Td>
-                  <Group gap={6} miw={0}>
-                    <Anchor
-                      component={Link}
-                      to={`/interrupts/${it.id}`}
-                      fw={500}
-                      size="sm"
-                      data-row-link
-                      onFocus={() => onFocusRow(index)}
-                      title={it.title}
-                      lineClamp={2}
-                      style={{ overflowWrap: 'anywhere' }}
-                    >
-                      {it.title}
-                    </Anchor>
-                    <PriorityBadge interrupt={it} />
-                    <RiskBadge interrupt={it} />
-                    <EscalationBadge interrupt={it} />
-                    <ArgusRowBadge interrupt={it} />
-                    <DeadlineBadge interrupt={it} />
-                    <ApprovalsBadge interrupt={it} />
-                    {(it.status === 'expired' || it.status === 'withdrawn') && (
-                      <StatusBadge status={it.status} />
-                    )}
-                    <LabelChips interrupt={it} />
-                  </Group>
-                  {it.status === 'withdrawn' && (
-                    <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
-                      {it.withdrawnReason
-                        ? `Withdrawn: ${it.withdrawnReason}`
-                        : 'Withdrawn (no reason given)'}
-                    </Text>
-                  )}
-                  {it.description !== null && (
-                    <Text
-                      size="xs"
-                      c="dimmed"
-                      lineClamp={1}
-                      style={{ overflowWrap: 'anywhere' }}
-                      title={it.description.slice(0, 500)}
-                    >
-                      {it.description}
-                    </Text>
-                  )}
-                  <AgentContext interrupt={it} canWatch={canWatch} />
-                </Table.Td>
-                <Table.Td>
-                  <Text
-                    size="sm"
-                    lineClamp={2}
-                    style={{ overflowWrap: 'anywhere' }}
-                    title={it.actionRequests.map((a) => a.name).join(', ')}
-                  >
-                    {it.actionRequests.map((a) => a.name).join(', ')}
-                  </Text>
-                  {!answered && it.decisions.length > 0 && (
-                    <Text size="xs" c="dimmed">
-                      {pending.length} of {it.actionRequests.length} still to decide
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {it.assignee ? (
-                    <AssigneeBadge assignee={it.assignee} />
-                  ) : (
-                    <Text size="xs" c="dimmed">
-                      Unassigned
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">
-                    <RelativeTime
-                      value={
-                        answered ? (it.answeredAt ?? it.closedAt ?? it.createdAt) : it.createdAt
-                      }
-                    />
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
+        <tbody ref={ref}>
+          {interrupts.map((it, index) => (
+            <InboxRow
+              key={it.id}
+              interrupt={it}
+              index={index}
+              active={index === activeIndex}
+              selected={selected.has(it.id)}
+              selectable={selectable}
+              answered={answered}
+              canWatch={canWatch}
+              onToggle={onToggle}
+              onFocusRow={onFocusRow}
+            />
+          ))}
+        </tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+});
+
+interface InboxRowProps {
+  interrupt: InterruptResponse;
+  index: number;
+  active: boolean;
+  selected: boolean;
+  selectable: boolean;
+  answered: boolean;
+  canWatch: boolean;
+  onToggle: (interrupt: InterruptResponse) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One interrupt: its title, badges, description and agent; its actions; assignee; time. */
+const InboxRow = memo(function InboxRow({
+  interrupt: it,
+  index,
+  active,
+  selected,
+  selectable,
+  answered,
+  canWatch,
+  onToggle,
+  onFocusRow,
+}: InboxRowProps) {
+  const approveAll = canApproveAll(it);
+  const actionNames = it.actionRequests.map((a) => a.name).join(', ');
+  return (
+    <tr className={active ? 'interlock-row-selected' : undefined} data-interrupt-id={it.id}>
+      {selectable && (
+        <td>
+          <input
+            type="checkbox"
+            className="inbox-checkbox"
+            aria-label={
+              approveAll ? `Select ${it.title}` : `${it.title} cannot be approved in bulk`
+            }
+            checked={selected}
+            disabled={!approveAll}
+            onChange={() => onToggle(it)}
+          />
+        </td>
+      )}
+      <td>
+        <div className="inbox-title">
+          <Link
+            to={`/interrupts/${it.id}`}
+            className="inbox-title-link"
+            data-row-link
+            onFocus={() => onFocusRow(index)}
+            title={it.title}
+          >
+            {it.title}
+          </Link>
+          <PriorityBadge interrupt={it} />
+          <RiskBadge interrupt={it} />
+          <EscalationBadge interrupt={it} />
+          <ArgusRowBadge interrupt={it} />
+          <DeadlineBadge interrupt={it} />
+          <ApprovalsBadge interrupt={it} />
+          {(it.status === 'expired' || it.status === 'withdrawn') && (
+            <StatusBadge status={it.status} />
+          )}
+          <LabelChips interrupt={it} />
+        </div>
+        {it.status === 'withdrawn' && (
+          <div className="inbox-line">
+            {it.withdrawnReason
+              ? `Withdrawn: ${it.withdrawnReason}`
+              : 'Withdrawn (no reason given)'}
+          </div>
+        )}
+        {it.description !== null && (
+          <div className="inbox-line" title={it.description.slice(0, 500)}>
+            {it.description}
+          </div>
+        )}
+        <AgentContext interrupt={it} canWatch={canWatch} />
+      </td>
+      <td>
+        <div className="inbox-actions" title={actionNames}>
+          {actionNames}
+        </div>
+        {!answered && it.decisions.length > 0 && (
+          <div className="inbox-line">
+            {undecidedActions(it).length} of {it.actionRequests.length} still to decide
+          </div>
+        )}
+      </td>
+      <td>
+        {it.assignee ? (
+          <AssigneeBadge assignee={it.assignee} />
+        ) : (
+          <span className="inbox-dimmed">Unassigned</span>
+        )}
+      </td>
+      <td>
+        <RelativeTime
+          value={answered ? (it.answeredAt ?? it.closedAt ?? it.createdAt) : it.createdAt}
+        />
+      </td>
+    </tr>
   );
 });

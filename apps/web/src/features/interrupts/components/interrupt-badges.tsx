@@ -1,5 +1,5 @@
 import type { Assignee, InterruptResponse } from '@interlock/api-client';
-import { Anchor, Badge, Text, Tooltip } from '@mantine/core';
+import { Badge, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { Countdown, useNow } from '@/shared/components/countdown';
 import { dateTime } from '@/shared/utils/format';
@@ -145,27 +145,16 @@ export function AgentContext({
 }) {
   const { openedBy, sessionId } = interrupt;
   if (!openedBy && sessionId === null) return null;
+  // Plain elements (one a row in the inbox): styled by inbox-table.css's secondary line.
   return (
-    <Text
-      size="xs"
-      c="dimmed"
-      lineClamp={1}
-      style={{ overflowWrap: 'anywhere' }}
-      data-agent-context=""
-    >
+    <div className="inbox-line" data-agent-context="">
       {openedBy && (
         <span title={`Opened with the API key “${openedBy.name}”`}>by {openedBy.name}</span>
       )}
       {openedBy && sessionId !== null && ' · '}
       {sessionId !== null &&
-        (canWatch ? (
-          <Anchor component={Link} to={`/sessions/${sessionId}`} size="xs">
-            its session
-          </Anchor>
-        ) : (
-          'in a session'
-        ))}
-    </Text>
+        (canWatch ? <Link to={`/sessions/${sessionId}`}>its session</Link> : 'in a session')}
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { canApproveAll } from '../api/interrupts.queries';
 
 /**
@@ -9,15 +9,20 @@ import { canApproveAll } from '../api/interrupts.queries';
 export function useInboxSelection(interrupts: InterruptResponse[], resetOn: unknown) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => setSelected(new Set()), [resetOn]);
-  return {
-    selected,
-    toggle: (it: InterruptResponse) =>
+  // Stable, so that the inbox's memoised rows keep theirs.
+  const toggle = useCallback(
+    (it: InterruptResponse) =>
       setSelected((s) => {
         const next = new Set(s);
         if (next.has(it.id)) next.delete(it.id);
         else next.add(it.id);
         return next;
       }),
+    [],
+  );
+  return {
+    selected,
+    toggle,
     toggleAll: (checked: boolean) =>
       setSelected(checked ? new Set(interrupts.filter(canApproveAll).map((i) => i.id)) : new Set()),
     clear: () => setSelected(new Set()),

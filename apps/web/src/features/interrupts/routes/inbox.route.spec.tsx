@@ -175,8 +175,10 @@ describe('InboxRoute', () => {
     const queries = serveInbox();
     renderWithApp(<InboxRoute />, { path: '/inbox' });
     await screen.findByRole('table', { name: 'Interrupts' });
-    await userEvent.click(screen.getByRole('combobox', { name: 'Priority' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'High or urgent' }));
+    await userEvent.selectOptions(
+      screen.getByRole('combobox', { name: 'Priority' }),
+      screen.getByRole('option', { name: 'High or urgent' }),
+    );
     await waitFor(() => expect(queries.at(-1)?.get('priority')).toBe('high,urgent'));
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Label' }), 'team:payments{Enter}');

@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { aHistoryEntry, anAction, anInterrupt, aRule, aSignInSession } from '@/test/fixtures';
@@ -101,5 +102,67 @@ describe('InterruptRoute', () => {
     page(plain.id);
     await screen.findByRole('heading', { name: plain.title });
     expect(document.querySelector('[data-risk]')).toBeNull();
+  });
+
+  const page = (id: string) =>
+    renderWithApp(
+      <Routes>
+        <Route path="/interrupts/:id" element={<InterruptRoute />} />
+      </Routes>,
+      { path: `/interrupts/${id}` },
+    );
+
+  it('shows the priority and every label; a member who may assign changes the priority', async () => {
+    let stored = anInterrupt({
+      priority: 'normal',
+      labels: ['billing', 'eu', 'team:payments', 'ticket+42'],
+    });
+    const sent: unknown[] = [];
+    server.use(
+      http.get(`${API}/auth/session`, () =>
+        HttpResponse.json(aSignInSession(['interrupt.read', 'interrupt.assign'])),
+      ),
+      http.get(`${API}/interrupts/:id`, () => HttpResponse.json({ ...stored, session: null })),
+      // The assign panel beside it lists whom to assign to.
+      http.get(`${API}/members`, () => HttpResponse.json({ members: [] })),
+      http.get(`${API}/teams`, () => HttpResponse.json({ teams: [] })),
+      http.post(`${API}/interrupts/:id/priority`, async ({ request }) => {
+        const body = (await request.json()) as { priority: 'urgent' };
+        sent.push(body);
+        stored = { ...stored, priority: body.priority };
+        return HttpResponse.json(stored);
+      }),
+    );
+    page(stored.id);
+    const panel = await screen.findByRole('region', { name: 'Priority and labels' });
+    // Every label, not the first three as in an inbox row.
+    expect(
+      within(panel).getByRole('list', { name: 'Labels: billing, eu, team:payments, ticket+42' }),
+    ).toBeInTheDocument();
+    // Normal is quiet in the header.
+    expect(document.querySelector('[data-priority]')).toBeNull();
+    const priority = within(panel).getByRole('combobox', { name: 'Priority' });
+    expect(priority).toHaveValue('Normal');
+    await userEvent.click(priority);
+    await userEvent.click(await screen.findByRole('option', { name: 'Urgent' }));
+    await waitFor(() => expect(sent).toEqual([{ priority: 'urgent' }]));
+    // The page reads the interrupt again: the header shows the new priority.
+    await waitFor(() =>
+      expect(document.querySelector('[data-priority="urgent"]')).toHaveTextContent('Urgent'),
+    );
+    expect(within(panel).getByRole('combobox', { name: 'Priority' })).toHaveValue('Urgent');
+  });
+
+  it('shows the priority without a control to a member who may not assign, and no labels as such', async () => {
+    const it = anInterrupt({ priority: 'high', labels: [] });
+    server.use(
+      http.get(`${API}/interrupts/:id`, () => HttpResponse.json({ ...it, session: null })),
+    );
+    page(it.id);
+    const panel = await screen.findByRole('region', { name: 'Priority and labels' });
+    expect(panel).toHaveTextContent('Priority: High');
+    expect(within(panel).getByText('No labels')).toBeInTheDocument();
+    expect(within(panel).queryByRole('combobox', { name: 'Priority' })).toBeNull();
+    expect(document.querySelector('[data-priority="high"]')).not.toBeNull();
   });
 });

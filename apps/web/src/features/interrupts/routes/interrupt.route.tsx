@@ -24,6 +24,7 @@ import { ActionCard } from '../components/action-card';
 import { ArgusExplanation } from '../components/argus-explanation';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
+import { PriorityPanel } from '../components/priority-panel';
 import { EscalationPanel } from '../components/escalation-panel';
 import { ResumeDeliveryPanel } from '../components/resume-delivery-panel';
 import { HistoryTimeline } from '../components/history-timeline';
@@ -32,6 +33,7 @@ import {
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
+  PriorityBadge,
   RiskBadge,
   StatusBadge,
 } from '../components/interrupt-badges';
@@ -95,6 +97,7 @@ function InterruptPage({ id }: { id: string }) {
         actions={
           <Group gap="xs">
             <StatusBadge status={it.status} />
+            <PriorityBadge interrupt={it} />
             <RiskBadge interrupt={it} />
             <AssigneeBadge assignee={it.assignee} />
             <EscalationBadge interrupt={it} />
@@ -155,6 +158,7 @@ function InterruptPage({ id }: { id: string }) {
             <DeadlinePanel interrupt={it} canDecide={canDecide} />
             <EscalationPanel escalation={it.escalation} />
             <ResumeDeliveryPanel resume={it.resume} />
+            <PriorityPanel interrupt={it} canChange={canAssign} />
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
             {canAudit && <HistoryTimeline history={it.history ?? []} />}

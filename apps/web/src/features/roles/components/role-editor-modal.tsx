@@ -76,8 +76,8 @@ export function RoleEditorModal({
                         label={p.label}
                         description={
                           mayGrant
-                            ? p.value
-                            : `${p.value} — you do not hold it, so you cannot grant it`
+                            ? `${p.description} (${p.value})`
+                            : `${p.description} (${p.value}) You do not hold it, so you cannot grant it.`
                         }
                         disabled={!mayGrant && !form.values.permissions.includes(p.value)}
                         checked={form.values.permissions.includes(p.value)}

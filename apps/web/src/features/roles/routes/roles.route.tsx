@@ -77,7 +77,7 @@ export function RolesRoute() {
                           None
                         </Text>
                       ) : (
-                        // Grouped, in words; the permission's own name is its tooltip.
+                        // Grouped, in words; what it allows and its own name are its tooltip.
                         <Stack gap={2}>
                           {PERMISSION_GROUPS.map((group) => {
                             const held = group.permissions.filter((p) =>
@@ -90,7 +90,7 @@ export function RolesRoute() {
                                   {group.label}:
                                 </Text>{' '}
                                 {held.map((p, i) => (
-                                  <span key={p.value} title={p.value}>
+                                  <span key={p.value} title={`${p.description} (${p.value})`}>
                                     {p.label}
                                     {i < held.length - 1 ? ', ' : ''}
                                   </span>

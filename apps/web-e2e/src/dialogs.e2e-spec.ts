@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
 import { DESKTOP, expectNoCutOffSelects, PHONE, TABLET } from './support/layout';
 
 /**
@@ -94,4 +94,24 @@ test.describe('Selects inside dialogs', () => {
       await expect(row).toContainText(/in 7 days|next week/);
     });
   }
+
+  test('with its choices open over the dialog, axe passes in the light and the dark scheme, and Tab leaves the select with its choices closed', async ({
+    page,
+  }) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto('/integrations/api-keys');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+      const expires = dialog.getByRole('combobox', { name: 'Expires' });
+      await expires.focus();
+      await expires.press('ArrowDown');
+      await expect(page.getByRole('listbox')).toBeVisible();
+      await expectAccessible(page, `the create-key dialog with its choices open (${colorScheme})`);
+      await expires.press('Tab');
+      await expect(page.getByRole('listbox')).toBeHidden();
+      await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await expect(expires).toHaveValue('Never');
+    }
+  });
 });

@@ -1,17 +1,14 @@
-import type { MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 
 /**
  * "Always allow this" (SPEC §8d): a narrow enforce rule approving `actionName` from the key that
  * opened `interruptId`, with these argument conditions, for `expiresInDays` (default 30): the
  * input of `AlwaysAllowService.create`. The REST body (`AlwaysAllowDto`) stays at the HTTP edge.
  */
-export interface AlwaysAllowCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface AlwaysAllowCommand extends MemberCall {
   interruptId: string;
   actionName: string;
   /** Conditions on the arguments (RuleArgPredicate, checked by the service); absent: each argument equal to its value here. */
   args?: unknown[];
   expiresInDays?: number;
-  ip: string | null;
 }

@@ -1,8 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { AlwaysAllowService } from './always-allow.service';
 import { ClassificationRuleResponse } from './dto/classification-rule.dto';
 import { AlwaysAllowDto } from './dto/always-allow.dto';
@@ -22,15 +22,9 @@ export class AlwaysAllowController {
     created: ClassificationRuleResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: AlwaysAllowDto,
-    @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.alwaysAllow.create({
-      ...body,
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      ip,
-    });
+    return this.alwaysAllow.create({ ...body, ...caller });
   }
 }

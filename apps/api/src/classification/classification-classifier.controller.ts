@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { ClassificationClassifierService } from './classification-classifier.service';
 import {
   ClassifierSecretResponse,
@@ -42,27 +43,18 @@ export class ClassificationClassifierController {
     ok: SavedClassifierResponse,
   })
   put(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: PutClassifierDto,
-    @ClientIp() ip: string | null,
   ): Promise<SavedClassifierResponse> {
-    return this.classifier.put({
-      ...body,
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      ip,
-    });
+    return this.classifier.put({ ...body, ...caller });
   }
 
   @Delete()
   @MemberRoute('classification.manage')
   @Operation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
   @NoContent()
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.classifier.remove(member.organisationId, memberActorOf(member), ip);
+  async remove(@MemberCaller() caller: MemberCall): Promise<void> {
+    await this.classifier.remove(caller);
   }
 
   @Post('rotate-secret')
@@ -73,11 +65,8 @@ export class ClassificationClassifierController {
     summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',
     ok: ClassifierSecretResponse,
   })
-  rotate(
-    @CurrentMember() member: MemberPrincipal,
-    @ClientIp() ip: string | null,
-  ): Promise<ClassifierSecretResponse> {
-    return this.classifier.rotateSecret(member.organisationId, memberActorOf(member), ip);
+  rotate(@MemberCaller() caller: MemberCall): Promise<ClassifierSecretResponse> {
+    return this.classifier.rotateSecret(caller);
   }
 
   @Post('test')

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { type ClassifierSnapshot, DomainError, type MemberActor } from '@interlock/domain';
+import { type ClassifierSnapshot, DomainError } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { generateWebhookSecret } from '../webhooks/webhook-secret.util';
@@ -21,6 +21,7 @@ import { CLASSIFIER_LIMITS, ExternalClassifier } from './external-classifier';
 import type { PutClassifierCommand } from './put-classifier.command';
 import type { TestClassifierCommand } from './test-classifier.command';
 import { RuleCache } from './rule-cache';
+import type { MemberCall } from '../auth/caller';
 
 /** Resolves an endpoint's host name (dns.lookup with `all`; the webhooks' resolver). */
 export const CLASSIFIER_RESOLVER = Symbol('CLASSIFIER_RESOLVER');
@@ -134,11 +135,7 @@ export class ClassificationClassifierService {
   }
 
   /** A new secret; the previous one keeps signing beside it for 24 hours. */
-  async rotateSecret(
-    organisationId: string,
-    actor: MemberActor,
-    ip: string | null,
-  ): Promise<ClassifierSecretResponse> {
+  async rotateSecret({ organisationId, actor, ip }: MemberCall): Promise<ClassifierSecretResponse> {
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
       if ((await this.classifiers.lock(tx, organisationId)) === undefined)
@@ -164,7 +161,7 @@ export class ClassificationClassifierService {
     return { classifier: toResponse(row), secret };
   }
 
-  async remove(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
+  async remove({ organisationId, actor, ip }: MemberCall): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const row = await this.classifiers.lock(tx, organisationId);
       if (row === undefined) throw DomainError.of('NOT_FOUND');

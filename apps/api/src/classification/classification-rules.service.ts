@@ -32,6 +32,7 @@ import {
   type RuleDefinition,
   RuleValidationError,
 } from './rule-engine';
+import type { MemberCall } from '../auth/caller';
 
 /** A rule's statistics list at most this many disagreements (the latest). */
 export const MAX_DISAGREEMENTS = 50;
@@ -260,12 +261,7 @@ export class ClassificationRulesService {
     return updated;
   }
 
-  async remove(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async remove({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const rule = await this.rules.read(tx, organisationId, id, true);
       if (rule === undefined) throw DomainError.of('NOT_FOUND');

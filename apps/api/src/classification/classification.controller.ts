@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { ClassificationRulesService } from './classification-rules.service';
 import {
@@ -39,16 +40,10 @@ export class ClassificationController {
     created: ClassificationRuleResponse,
   })
   create(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: CreateClassificationRuleDto,
-    @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.create({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      rule: body,
-      ip,
-    });
+    return this.rules.create({ rule: body, ...caller });
   }
 
   @Get(':id')
@@ -88,29 +83,18 @@ export class ClassificationController {
     ok: ClassificationRuleResponse,
   })
   update(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: UpdateClassificationRuleDto,
-    @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.update({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      ruleId: id,
-      changes: body,
-      ip,
-    });
+    return this.rules.update({ ruleId: id, changes: body, ...caller });
   }
 
   @Delete(':id')
   @MemberRoute('classification.manage')
   @Operation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
   @NoContent('Deleted.')
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.rules.remove(member.organisationId, memberActorOf(member), id, ip);
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.rules.remove(caller, id);
   }
 }

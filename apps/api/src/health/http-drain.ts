@@ -13,6 +13,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * connection for the advertised time less 2 s) stay far inside the server's real timeout.
  */
 const ADVERTISED_KEEP_ALIVE_S = 5;
+const KEEP_ALIVE_HEADER = `timeout=${ADVERTISED_KEEP_ALIVE_S}`;
 const IDLE_SWEEP_MS = 100;
 
 /**
@@ -28,11 +29,20 @@ const IDLE_SWEEP_MS = 100;
 export class HttpDrain {
   private draining = false;
   private readonly inFlight = new Set<ServerResponse>();
+  /**
+   * A response's 'close' listener, one function for every response (`this`: the response):
+   * no closure and no `once` wrapper made per request (issue 28).
+   */
+  private readonly settled: (this: ServerResponse) => void;
 
   constructor(private readonly server: Server) {
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+    const inFlight = this.inFlight;
+    this.settled = function settled(this: ServerResponse) {
+      inFlight.delete(this);
+    };
     // Before the application's own handler, so that the headers are set before it answers.
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
       this.onRequest(res),
@@ -62,9 +72,10 @@ export class HttpDrain {
       this.closeAfter(res);
       return;
     }
-    res.setHeader('keep-alive', `timeout=${ADVERTISED_KEEP_ALIVE_S}`);
+    res.setHeader('keep-alive', KEEP_ALIVE_HEADER);
     this.inFlight.add(res);
-    res.once('close', () => this.inFlight.delete(res));
+    // A response emits 'close' once (after 'finish', or when its connection goes first).
+    res.on('close', this.settled);
   }
 
   private closeAfter(res: ServerResponse): void {

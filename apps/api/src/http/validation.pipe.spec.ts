@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import type { ArgumentMetadata } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DomainError } from '@interlock/domain';
 import { ListInterruptsQuery } from '../interrupts/dto/list-interrupts.query';
 import { GetInterruptQuery } from '../interrupts/dto/get-interrupt.query';
@@ -36,6 +37,34 @@ describe('ApiValidationPipe: a query string validated once', () => {
     expect(second).toBeInstanceOf(ListInterruptsQuery);
     expect(second).not.toBe(first);
     expect({ ...(second as object) }).toEqual({ limit: 50, status: 'open' });
+  });
+
+  it("keeps the outcome of a query as Fastify's parser gives it (an empty prototype's instance)", async () => {
+    const fastify = new FastifyAdapter().getInstance();
+    const queries: unknown[] = [];
+    fastify.get('/', (request, reply) => {
+      queries.push(request.query);
+      return reply.send('');
+    });
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (let i = 0; i < 3; i++) await (await fetch(`${base}/?limit=50&status=open`)).text();
+    } finally {
+      await fastify.close();
+    }
+    expect(Object.getPrototypeOf(queries[0])).not.toBe(Object.prototype);
+    const validated = jest.spyOn(ValidationPipe.prototype, 'transform');
+    try {
+      const pipe = new ApiValidationPipe();
+      for (const query of queries) {
+        const value = await pipe.transform(query, listQuery);
+        expect(value).toBeInstanceOf(ListInterruptsQuery);
+        expect({ ...(value as object) }).toEqual({ limit: 50, status: 'open' });
+      }
+      expect(validated).toHaveBeenCalledTimes(1);
+    } finally {
+      validated.mockRestore();
+    }
   });
 
   it('refuses a repeated bad query with the same 400, its parameters in the order given', async () => {

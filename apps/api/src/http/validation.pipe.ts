@@ -113,9 +113,7 @@ const MEMO_KEY_MAX = 1024;
  */
 function memoKeyOf(value: unknown, type: ArgumentMetadata['type']): string | undefined {
   if (type !== 'query' && type !== 'body') return undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return undefined;
+  if (value === null || typeof value !== 'object' || !isPlainRecord(value)) return undefined;
   let key = '';
   for (const name in value) {
     if (type === 'body') return undefined;
@@ -125,6 +123,17 @@ function memoKeyOf(value: unknown, type: ArgumentMetadata['type']): string | und
     if (key.length > MEMO_KEY_MAX) return undefined;
   }
   return key;
+}
+
+/**
+ * Whether `value` is a plain record of parameters: a literal or `Object.create(null)` (Express's
+ * query parser), or an instance of an empty prototype that has none itself — what Fastify's
+ * query parser (fast-querystring) returns, so Fastify's queries are kept too.
+ */
+function isPlainRecord(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === Object.prototype || proto === null) return true;
+  return Object.getPrototypeOf(proto) === null && Reflect.ownKeys(proto).length === 0;
 }
 
 /** A 400 names at most this many offending parameters, then how many more there are. */

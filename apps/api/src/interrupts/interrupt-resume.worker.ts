@@ -2,9 +2,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { InFlightTasks } from '../jobs/in-flight-tasks';
-import type { JobWorker } from '../jobs/job-runner';
-import { retryDelayMs } from '../webhooks/webhook-retry.util';
+import { OutboxWorker } from '../jobs/outbox-worker';
+import { attemptOutcome } from '../webhooks/webhook-retry.util';
 import type { AttemptResult, WebhookSender } from '../webhooks/webhook-sender';
 import { type AddressResolver, checkForAttempt } from '../webhooks/webhook-url.util';
 import type { InterruptResumes } from './interrupt-resumes';
@@ -55,13 +54,10 @@ UPDATE interrupt_resumes
  * schedule (`WEBHOOK_RETRY_SCHEDULE`) and then marked failed. Driven by the job runner on every
  * instance, woken by the organisation-event announcements that follow every change.
  */
-export class InterruptResumeWorker implements JobWorker {
+export class InterruptResumeWorker extends OutboxWorker {
   static readonly NAME = 'interrupt-resumes';
   readonly name = InterruptResumeWorker.NAME;
-  readonly idleMs: number;
-  private readonly inFlight: InFlightTasks;
   private readonly leaseMs: number;
-  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -71,11 +67,10 @@ export class InterruptResumeWorker implements JobWorker {
     private readonly sender: WebhookSender,
     private readonly resolve: AddressResolver,
     private readonly logger: Logger,
-    private readonly wakeMe: () => void,
+    wakeMe: () => void,
   ) {
-    this.idleMs = config.pollMs;
+    super(config.pollMs, wakeMe);
     this.leaseMs = 2 * config.timeoutMs + 5_000;
-    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   async poll(): Promise<boolean> {
@@ -93,23 +88,20 @@ export class InterruptResumeWorker implements JobWorker {
     return rows.length === free;
   }
 
-  async drain(): Promise<void> {
-    this.stopping = true;
-    await this.inFlight.settled();
-  }
-
   private async attempt(row: ClaimedResume): Promise<void> {
     const result = await this.send(row);
-    const ok = result.error === null;
-    const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
-    const delay =
-      status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
+    const { status, delayMs } = attemptOutcome(
+      result.error === null,
+      row.attempt_count,
+      row.max_attempts,
+      this.config.retryScheduleMs,
+    );
     await this.dataSource.query(RECORD, [
       row.organisation_id,
       row.interrupt_id,
       row.attempt_count,
       status,
-      delay,
+      delayMs,
       result.status,
       result.error,
     ]);

@@ -26,6 +26,19 @@ export interface PendingInvitationRow {
 export type InvitationState = 'pending' | 'accepted' | 'expired';
 
 /**
+ * A read of the unused, unexpired invitations `where` names, with their role's and organisation's
+ * names composed from their owners' join fragments (one statement); `tail` orders, limits, locks.
+ */
+function selectPending(where: string, tail: string): string {
+  return `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
+     FROM invitations i
+     ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
+     ${joinOrganisations('o', 'i.organisation_id')}
+    WHERE ${where} AND i.accepted_at IS NULL AND i.expires_at > now()
+    ${tail}`;
+}
+
+/**
  * The `invitations` table's one owner. Every method takes the handle to run on (the caller's
  * transaction, or the data source for a plain read) and, but for the lookup by token (which is
  * how an organisation is found), the organisation first.
@@ -112,12 +125,7 @@ export class InvitationsRepository {
   ): Promise<PendingInvitationRow | undefined> {
     const [row] = await queryRows<PendingInvitationRow>(
       db,
-      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
-         FROM invitations i
-         ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
-         ${joinOrganisations('o', 'i.organisation_id')}
-        WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
-        ${lock ? 'FOR UPDATE OF i' : ''}`,
+      selectPending('i.token_hash = $1', lock ? 'FOR UPDATE OF i' : ''),
       [tokenHash],
     );
     return row;
@@ -134,14 +142,10 @@ export class InvitationsRepository {
   ): Promise<PendingInvitationRow | undefined> {
     const [row] = await queryRows<PendingInvitationRow>(
       db,
-      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
-         FROM invitations i
-         ${joinRoles('r', 'i.organisation_id', 'i.role_id')}
-         ${joinOrganisations('o', 'i.organisation_id')}
-        WHERE i.organisation_id = $1 AND i.email = $2 AND i.accepted_at IS NULL AND i.expires_at > now()
-        ORDER BY i.created_at DESC, i.id DESC
-        LIMIT 1
-        FOR UPDATE OF i`,
+      selectPending(
+        'i.organisation_id = $1 AND i.email = $2',
+        'ORDER BY i.created_at DESC, i.id DESC LIMIT 1 FOR UPDATE OF i',
+      ),
       [organisationId, email],
     );
     return row;

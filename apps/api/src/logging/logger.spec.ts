@@ -2,9 +2,24 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../config/app-config';
 import { assignRequestId } from '../http/request-id.middleware';
-import { createLogger, httpLogger, redactUrl } from './logger';
+import pino from 'pino';
+import { createLogger, httpLogger, isoTime, redactUrl } from './logger';
 
 const KEY = `ilk_${'Ab'.repeat(32)}`;
+
+describe('isoTime', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it("writes pino's isoTime field, made anew when the millisecond changes", () => {
+    jest.useFakeTimers({ now: new Date('2026-11-27T15:04:05.678Z') });
+    expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+    expect(isoTime()).toBe(',"time":"2026-11-27T15:04:05.678Z"');
+    jest.setSystemTime(new Date('2026-11-27T15:04:05.679Z'));
+    expect(isoTime()).toBe(',"time":"2026-11-27T15:04:05.679Z"');
+    jest.setSystemTime(new Date('2026-11-28T00:00:00.000Z'));
+    expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+  });
+});
 
 describe('redactUrl', () => {
   it('keeps ordinary URLs as they are', () => {

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { InFlightTasks } from '../jobs/in-flight-tasks';
-import type { JobWorker } from '../jobs/job-runner';
+import { OutboxWorker } from '../jobs/outbox-worker';
 import type { Mailer } from '../mail/mailer';
 import {
   notificationAttemptChannel,
@@ -130,11 +129,9 @@ interface Outcome {
  * messages that finished while the previous record was being written are written together (one
  * UPDATE). A failure is retried on NOTIFICATION_RETRY_SCHEDULE and then marked failed.
  */
-export class NotificationDeliveryWorker implements JobWorker {
+export class NotificationDeliveryWorker extends OutboxWorker {
   static readonly NAME = 'notification-deliveries';
   readonly name = NotificationDeliveryWorker.NAME;
-  readonly idleMs: number;
-  private readonly inFlight: InFlightTasks;
   private readonly waiting: Batch[] = [];
   private readonly leaseMs = 120_000;
   /** Messages claimed but not recorded yet (queued, being sent, or waiting for their record). */
@@ -145,7 +142,6 @@ export class NotificationDeliveryWorker implements JobWorker {
   private recording: Promise<void> | undefined;
   /** How many messages the record being written holds. */
   private recordingCount = 0;
-  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -155,12 +151,11 @@ export class NotificationDeliveryWorker implements JobWorker {
     private readonly outbox: NotificationOutbox,
     private readonly signer: ActionLinkSigner,
     private readonly logger: Logger,
-    private readonly wakeMe: () => void,
+    wakeMe: () => void,
   ) {
-    this.idleMs = config.pollMs;
+    super(config.pollMs, wakeMe);
     this.capacity = 4 * config.concurrency;
     this.minClaim = Math.ceil(config.concurrency / 2);
-    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   async poll(): Promise<boolean> {
@@ -187,8 +182,7 @@ export class NotificationDeliveryWorker implements JobWorker {
     return rows.length > 0 && rows[0].seen >= lookahead;
   }
 
-  async drain(): Promise<void> {
-    this.stopping = true;
+  protected override async giveBack(): Promise<void> {
     for (const batch of this.waiting.splice(0)) {
       await this.dataSource
         .query(RELEASE, [
@@ -203,7 +197,9 @@ export class NotificationDeliveryWorker implements JobWorker {
           ),
         );
     }
-    await this.inFlight.settled();
+  }
+
+  protected override async afterSends(): Promise<void> {
     while (this.recording !== undefined || this.outcomes.length > 0) {
       this.record();
       await this.recording;

@@ -1,15 +1,13 @@
-import type { MemberActor, NotificationPreferences } from '@interlock/domain';
+import type { NotificationPreferences } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 
 /**
  * Change the acting member's own notification preferences and time zone (SPEC §8c): the input of
  * `NotificationSettingsService.updatePreferences`; what is left out stays (the validated
  * `UpdateNotificationPreferencesDto` is such a `changes`).
  */
-export interface UpdateNotificationPreferencesCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface UpdateNotificationPreferencesCommand extends MemberCall {
   changes: { timeZone?: string; preferences?: NotificationPreferences };
-  ip: string | null;
 }
 
 /**
@@ -17,9 +15,6 @@ export interface UpdateNotificationPreferencesCommand {
  * §8c): the input of `NotificationSettingsService.updateSettings` (the validated
  * `UpdateNotificationSettingsDto` is such a `changes`).
  */
-export interface UpdateNotificationSettingsCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface UpdateNotificationSettingsCommand extends MemberCall {
   changes: { defaults?: NotificationPreferences; tokenActions?: boolean };
-  ip: string | null;
 }

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import {
   ListNotificationDeliveriesQuery,
   NotificationDeliveryListResponse,
@@ -43,16 +44,10 @@ export class NotificationsController {
     ok: NotificationPreferencesResponse,
   })
   updatePreferences(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: UpdateNotificationPreferencesDto,
-    @ClientIp() ip: string | null,
   ): Promise<NotificationPreferencesResponse> {
-    return this.settings.updatePreferences({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      changes: body,
-      ip,
-    });
+    return this.settings.updatePreferences({ changes: body, ...caller });
   }
 
   @Get('settings')
@@ -76,16 +71,10 @@ export class NotificationsController {
     ok: NotificationSettingsResponse,
   })
   updateOrganisationSettings(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: UpdateNotificationSettingsDto,
-    @ClientIp() ip: string | null,
   ): Promise<NotificationSettingsResponse> {
-    return this.settings.updateSettings({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      changes: body,
-      ip,
-    });
+    return this.settings.updateSettings({ changes: body, ...caller });
   }
 
   @Get('deliveries')

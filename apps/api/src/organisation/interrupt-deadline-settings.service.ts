@@ -5,9 +5,9 @@ import {
   DomainError,
   type InterruptDeadlineSettings,
   MAX_TIMEOUT_SECONDS,
-  type MemberActor,
 } from '@interlock/domain';
 import { type DeadlineSettingsRow, OrganisationsRepository } from './organisations.repository';
+import type { MemberCall } from '../auth/caller';
 
 function toSettings(row: DeadlineSettingsRow): InterruptDeadlineSettings {
   return {
@@ -37,10 +37,8 @@ export class InterruptDeadlineSettingsService {
   }
 
   async update(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     change: Partial<InterruptDeadlineSettings>,
-    ip: string | null,
   ): Promise<InterruptDeadlineSettings> {
     return this.dataSource.transaction(async (tx) => {
       const row = await this.organisations.deadlineSettings(

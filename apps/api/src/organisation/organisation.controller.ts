@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { ChangePlanDto } from './dto/change-plan.dto';
 import {
   InterruptDeadlineSettingsResponse,
@@ -43,16 +44,10 @@ export class OrganisationController {
     ok: OrganisationResponse,
   })
   changePlan(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: ChangePlanDto,
-    @ClientIp() ip: string | null,
   ): Promise<OrganisationResponse> {
-    return this.organisations.changePlan(
-      member.organisationId,
-      memberActorOf(member),
-      body.plan,
-      ip,
-    );
+    return this.organisations.changePlan(caller, body.plan);
   }
 
   @Get('interrupt-deadlines')
@@ -78,11 +73,10 @@ export class OrganisationController {
     ok: InterruptDeadlineSettingsResponse,
   })
   updateDeadlineSettings(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: UpdateInterruptDeadlineSettingsDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptDeadlineSettingsResponse> {
-    return this.deadlines.update(member.organisationId, memberActorOf(member), body, ip);
+    return this.deadlines.update(caller, body);
   }
 
   @Get('escalation-policy')
@@ -106,15 +100,9 @@ export class OrganisationController {
     ok: EscalationPolicyResponse,
   })
   replaceEscalationPolicy(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: EscalationPolicyDto,
-    @ClientIp() ip: string | null,
   ): Promise<EscalationPolicyResponse> {
-    return this.escalation.replace({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      steps: body.steps,
-      ip,
-    });
+    return this.escalation.replace({ steps: body.steps, ...caller });
   }
 }

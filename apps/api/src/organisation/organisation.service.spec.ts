@@ -1,4 +1,5 @@
 import { BUILT_IN_ROLES, type MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import type { AllowancesService } from '../allowances/allowances.service';
 import type { AppConfig } from '../config/app-config';
 import { fakeDataSource } from '../database/testing/fake-data-source';
@@ -22,6 +23,7 @@ jest.mock('../users/account.util', () => ({
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
 const acme: OrganisationRow = {
   id: ORG,
   name: 'Acme',
@@ -116,7 +118,7 @@ describe('OrganisationService', () => {
 
   it('changes the plan under a lock, audits it, and tells every instance before answering', async () => {
     const { service, organisations, events, tx, audit } = setUp();
-    await service.changePlan(ORG, ada, 'pro', '203.0.113.7');
+    await service.changePlan({ ...byAda, ip: '203.0.113.7' }, 'pro');
     expect(organisations.lock).toHaveBeenCalledWith(tx, ORG, 'FOR NO KEY UPDATE');
     expect(organisations.setPlan).toHaveBeenCalledWith(tx, ORG, 'pro');
     expect(audit).toEqual([
@@ -131,7 +133,7 @@ describe('OrganisationService', () => {
 
   it('writes nothing when the plan is already the one asked for', async () => {
     const { service, organisations, audit } = setUp();
-    await service.changePlan(ORG, ada, 'free', null);
+    await service.changePlan(byAda, 'free');
     expect(organisations.setPlan).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
   });

@@ -1,4 +1,3 @@
-import type { MemberActor } from '@interlock/domain';
 import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -14,6 +13,7 @@ import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { OrganisationResponse } from './dto/organisation.response';
 import { OrganisationsRepository } from './organisations.repository';
+import type { MemberCall } from '../auth/caller';
 
 /** The signed-in person creating an organisation: their user id and name. */
 export interface OrganisationCreator {
@@ -70,10 +70,8 @@ export class OrganisationService {
   }
 
   async changePlan(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     plan: Plan,
-    ip: string | null,
   ): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
       // FOR NO KEY UPDATE, not FOR UPDATE: a write of the organisation that wrote its audit entry

@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 
 /** One step of an escalation policy as a person gave it (the service fills in `when`, checks the rest). */
 export interface EscalationStepInput {
@@ -14,11 +14,8 @@ export interface EscalationStepInput {
  * `EscalationPolicyService.replace`, built by the REST controller from its validated body (the
  * `EscalationPolicyDto`'s steps are `EscalationStepInput`s). Plain values.
  */
-export interface ReplaceEscalationPolicyCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface ReplaceEscalationPolicyCommand extends MemberCall {
   steps: readonly EscalationStepInput[];
-  ip: string | null;
 }
 
 /** Replace a team's escalation policy whole (SPEC §8e): `EscalationPolicyService.replaceForTeam`. */

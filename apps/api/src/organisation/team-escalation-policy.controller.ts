@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { EscalationPolicyService } from './escalation-policy.service';
@@ -41,17 +42,10 @@ export class TeamEscalationPolicyController {
     ok: EscalationPolicyResponse,
   })
   replace(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: EscalationPolicyDto,
-    @ClientIp() ip: string | null,
   ): Promise<EscalationPolicyResponse> {
-    return this.escalation.replaceForTeam({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      teamId: id,
-      steps: body.steps,
-      ip,
-    });
+    return this.escalation.replaceForTeam({ teamId: id, steps: body.steps, ...caller });
   }
 }

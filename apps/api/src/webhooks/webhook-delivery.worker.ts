@@ -4,14 +4,13 @@ import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { InFlightTasks } from '../jobs/in-flight-tasks';
-import type { JobWorker } from '../jobs/job-runner';
+import { OutboxWorker } from '../jobs/outbox-worker';
 import {
   webhookAttemptChannel,
   type WebhookAttemptRecord,
 } from '../metrics/instrumentation-channels';
 import { inSpan } from '../tracing/spans';
-import { retryDelayMs } from './webhook-retry.util';
+import { attemptOutcome } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { type AttemptResult, WebhookSender } from './webhook-sender';
 import { type AddressResolver, checkForAttempt } from './webhook-url.util';
@@ -157,18 +156,15 @@ export const SYSTEM_ACTOR = { type: 'system' as const, id: null, name: 'Interloc
  * (with jitter) and then marked failed; an endpoint that has failed everything for
  * `disableAfterMs` is disabled, with an audit entry.
  */
-export class WebhookDeliveryWorker implements JobWorker {
+export class WebhookDeliveryWorker extends OutboxWorker {
   static readonly NAME = 'webhook-deliveries';
   readonly name = WebhookDeliveryWorker.NAME;
-  readonly idleMs: number;
-  private readonly inFlight: InFlightTasks;
   /** Per webhook: deliveries being sent, and claimed ones waiting for one of its slots. */
   private readonly lanes = new Map<string, { running: number; waiting: ClaimedDelivery[] }>();
   private held = 0;
   private readonly leaseMs: number;
   /** After a claim that found nothing beside the webhooks at their share: no such claim again before this. */
   private quietUntil = 0;
-  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -178,13 +174,12 @@ export class WebhookDeliveryWorker implements JobWorker {
     private readonly sender: WebhookSender,
     private readonly resolve: AddressResolver,
     private readonly logger: Logger,
-    private readonly wakeMe: () => void,
+    wakeMe: () => void,
   ) {
-    this.idleMs = config.pollMs;
+    super(config.pollMs, wakeMe);
     // Long enough for a claimed delivery to wait for its endpoint's slot (one attempt at most,
     // since at most a slot's worth wait) and then to be sent.
     this.leaseMs = 2 * config.timeoutMs + 5_000;
-    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   get inFlightCount(): number {
@@ -244,8 +239,7 @@ export class WebhookDeliveryWorker implements JobWorker {
   }
 
   /** On shutdown: claimed deliveries not yet sent are given back at once; those being sent finish. */
-  async drain(): Promise<void> {
-    this.stopping = true;
+  protected override async giveBack(): Promise<void> {
     const unsent = [...this.lanes.values()].flatMap((lane) => lane.waiting.splice(0));
     this.held -= unsent.length;
     for (const row of unsent) {
@@ -258,7 +252,6 @@ export class WebhookDeliveryWorker implements JobWorker {
           );
         });
     }
-    await this.inFlight.settled();
   }
 
   /** Starts the webhook's waiting deliveries while it has a free slot. */
@@ -315,15 +308,18 @@ export class WebhookDeliveryWorker implements JobWorker {
     }
     const result = await this.send(row as ClaimedDelivery & { url: string; secret: Buffer });
     const ok = result.error === null;
-    const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
-    const delay =
-      status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
+    const { status, delayMs } = attemptOutcome(
+      ok,
+      row.attempt_count,
+      row.max_attempts,
+      this.config.retryScheduleMs,
+    );
     const [recorded] = await queryRows<RecordedAttempt>(this.dataSource, RECORD, [
       row.organisation_id,
       row.id,
       row.attempt_count,
       status,
-      delay,
+      delayMs,
       result.status,
       result.durationMs,
       result.error,

@@ -1,4 +1,4 @@
-import { retryDelayMs } from './webhook-retry.util';
+import { attemptOutcome, retryDelayMs } from './webhook-retry.util';
 
 describe('retryDelayMs', () => {
   const schedule = [5_000, 300_000, 1_800_000];
@@ -21,5 +21,18 @@ describe('retryDelayMs', () => {
       expect(first).toBeLessThanOrEqual(6_000);
       expect(second).toBeGreaterThan(first);
     }
+  });
+});
+
+describe('attemptOutcome', () => {
+  const schedule = [5_000, 300_000];
+
+  it('ends a sent attempt, retries a failed one on the schedule while attempts remain, then fails it', () => {
+    expect(attemptOutcome(true, 3, 3, schedule)).toEqual({ status: 'succeeded', delayMs: 0 });
+    const retry = attemptOutcome(false, 2, 3, schedule);
+    expect(retry.status).toBe('pending');
+    expect(retry.delayMs).toBeGreaterThanOrEqual(240_000);
+    expect(retry.delayMs).toBeLessThanOrEqual(360_000);
+    expect(attemptOutcome(false, 3, 3, schedule)).toEqual({ status: 'failed', delayMs: 0 });
   });
 });

@@ -13,3 +13,18 @@ export function retryDelayMs(
   const base = schedule[Math.min(Math.max(failedAttempts, 1), schedule.length) - 1];
   return Math.round(base * (0.8 + 0.4 * random()));
 }
+
+/**
+ * Where an attempt on the retry schedule leaves its row (webhook deliveries, resumeUrls): sent
+ * (`succeeded`), due again `delayMs` later (`pending`) while attempts remain, else `failed`.
+ */
+export function attemptOutcome(
+  ok: boolean,
+  attempt: number,
+  maxAttempts: number,
+  schedule: readonly number[],
+): { status: 'succeeded' | 'pending' | 'failed'; delayMs: number } {
+  if (ok) return { status: 'succeeded', delayMs: 0 };
+  if (attempt < maxAttempts) return { status: 'pending', delayMs: retryDelayMs(schedule, attempt) };
+  return { status: 'failed', delayMs: 0 };
+}

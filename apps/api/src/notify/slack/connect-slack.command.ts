@@ -1,5 +1,5 @@
-import type { MemberActor } from '@interlock/domain';
 import type { Risk } from '../../classification/rule-engine';
+import type { MemberCall } from '../../auth/caller';
 
 /** Where and what the organisation's Slack app posts (SPEC §8c). */
 export interface SlackConnectionSettings {
@@ -17,9 +17,6 @@ export interface SlackConnectionSettings {
  * built by the REST controller from its validated body (the `ConnectSlackDto` is a
  * `SlackConnectionSettings`).
  */
-export interface ConnectSlackCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface ConnectSlackCommand extends MemberCall {
   connection: SlackConnectionSettings;
-  ip: string | null;
 }

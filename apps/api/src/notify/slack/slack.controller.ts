@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiConflictResponse, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../../auth/caller';
+import { CurrentMember, MemberCaller } from '../../auth/decorators/current-principal.decorator';
 import { MemberRoute, PublicRoute } from '../../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../../auth/principal';
+import type { MemberPrincipal } from '../../auth/principal';
 import { IdParam } from '../../http/id-param.pipe';
 import type { HttpRequest } from '../../http/platform';
 import { ReadsRequestBody } from '../../http/reads-request-body.decorator';
@@ -41,16 +42,10 @@ export class SlackSettingsController {
     description: 'CONFLICT: Slack refused the bot token, or could not be reached to check it.',
   })
   connect(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: ConnectSlackDto,
-    @ClientIp() ip: string | null,
   ): Promise<SlackSettingsResponse> {
-    return this.slack.connect({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      connection: body,
-      ip,
-    });
+    return this.slack.connect({ connection: body, ...caller });
   }
 
   @Delete()
@@ -60,11 +55,8 @@ export class SlackSettingsController {
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
   })
   @NoContent('Disconnected.')
-  async disconnect(
-    @CurrentMember() member: MemberPrincipal,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.slack.disconnect(member.organisationId, memberActorOf(member), ip);
+  async disconnect(@MemberCaller() caller: MemberCall): Promise<void> {
+    await this.slack.disconnect(caller);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor, type SlackConnectionSnapshot } from '@interlock/domain';
+import { DomainError, type SlackConnectionSnapshot } from '@interlock/domain';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { actionDigest } from '../../interrupts/action-digest.util';
@@ -16,6 +16,7 @@ import { SlackApi, slackErrorText } from './slack-api';
 import { readButtonValue } from './slack-message';
 import { checkSlackSignature } from './slack-signature.util';
 import { SlackRepository, type SlackConnectionRow } from './slack.repository';
+import type { MemberCall } from '../../auth/caller';
 
 /** The sealed secrets' box, provided by NotifyModule (key purpose `slack/v1`). */
 export const SLACK_SECRET_BOX = Symbol('SLACK_SECRET_BOX');
@@ -147,7 +148,7 @@ export class SlackService {
     return this.settings(organisationId);
   }
 
-  async disconnect(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
+  async disconnect({ organisationId, actor, ip }: MemberCall): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const organisation = await this.organisations.read(tx, organisationId);
       const before = await this.repository.connection(tx, organisationId, true);

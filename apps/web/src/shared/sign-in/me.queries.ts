@@ -1,11 +1,6 @@
-import {
-  call,
-  getMe,
-  isApiError,
-  type AccountOrganisation,
-  type AccountResponse,
-} from '@interlock/api-client';
+import { call, getMe, type AccountOrganisation, type AccountResponse } from '@interlock/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { nullWhenSignedOut } from './signed-out';
 
 export type Account = AccountResponse;
 export type MyOrganisation = AccountOrganisation;
@@ -15,14 +10,7 @@ export const meKey = ['auth', 'me'] as const;
 /** The signed-in person and their organisations (role in each); `null` when nobody is signed in. */
 export const meQuery = queryOptions({
   queryKey: meKey,
-  queryFn: async (): Promise<Account | null> => {
-    try {
-      return await call(getMe());
-    } catch (error) {
-      if (isApiError(error) && error.status === 401) return null;
-      throw error;
-    }
-  },
+  queryFn: (): Promise<Account | null> => nullWhenSignedOut(() => call(getMe())),
   staleTime: 60_000,
 });
 

@@ -1,11 +1,11 @@
 import {
   call,
   getSignInSession,
-  isApiError,
   type SignInSessionResponse,
   type Permission,
 } from '@interlock/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { nullWhenSignedOut } from './signed-out';
 
 export type SignInSession = SignInSessionResponse;
 
@@ -14,14 +14,7 @@ export const signInSessionKey = ['auth', 'session'] as const;
 /** The signed-in member, organisation and permissions; `null` when nobody is signed in. */
 export const signInSessionQuery = queryOptions({
   queryKey: signInSessionKey,
-  queryFn: async (): Promise<SignInSession | null> => {
-    try {
-      return await call(getSignInSession());
-    } catch (error) {
-      if (isApiError(error) && error.status === 401) return null;
-      throw error;
-    }
-  },
+  queryFn: (): Promise<SignInSession | null> => nullWhenSignedOut(() => call(getSignInSession())),
   staleTime: 60_000,
 });
 

@@ -5,8 +5,9 @@ import {
   revokeApiKey,
   type CreateApiKeyDto,
 } from '@interlock/api-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiKeysListQuery } from '@/shared/onboarding/onboarding.queries';
+import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
@@ -19,26 +20,23 @@ export function useApiKeys() {
 }
 
 export function useCreateApiKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateApiKeyDto) => call(createApiKey({ body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
-  });
+  return useInvalidatingMutation(
+    (body: CreateApiKeyDto) => call(createApiKey({ body })),
+    [apiKeyKeys.all],
+  );
 }
 
 export function useRenameApiKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, name }: { id: string; name: string }) =>
+  return useInvalidatingMutation(
+    ({ id, name }: { id: string; name: string }) =>
       call(renameApiKey({ path: { id }, body: { name } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
-  });
+    [apiKeyKeys.all],
+  );
 }
 
 export function useRevokeApiKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(revokeApiKey({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(revokeApiKey({ path: { id } })),
+    [apiKeyKeys.all],
+  );
 }

@@ -6,8 +6,9 @@ import {
   removeMember,
   type CreateInvitationDto,
 } from '@interlock/api-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { directoryKeys } from '@/shared/directory/directory.queries';
+import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
 
 export const invitationKeys = {
   all: ['invitations'] as const,
@@ -15,24 +16,18 @@ export const invitationKeys = {
 };
 
 export function useChangeMemberRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, roleId }: { id: string; roleId: string }) =>
+  return useInvalidatingMutation(
+    ({ id, roleId }: { id: string; roleId: string }) =>
       call(changeMemberRole({ path: { id }, body: { roleId } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: directoryKeys.members }),
-  });
+    [directoryKeys.members],
+  );
 }
 
 export function useRemoveMember() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(removeMember({ path: { id } })),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: directoryKeys.members }),
-        queryClient.invalidateQueries({ queryKey: directoryKeys.teams }),
-      ]),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(removeMember({ path: { id } })),
+    [directoryKeys.members, directoryKeys.teams],
+  );
 }
 
 export function useInvitations() {
@@ -43,9 +38,8 @@ export function useInvitations() {
 }
 
 export function useCreateInvitation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateInvitationDto) => call(createInvitation({ body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationKeys.all }),
-  });
+  return useInvalidatingMutation(
+    (body: CreateInvitationDto) => call(createInvitation({ body })),
+    [invitationKeys.all],
+  );
 }

@@ -335,7 +335,7 @@ export type AssignInterruptDto = AssignToMember | AssignToTeam;
  */
 export type AssignToDto = {
     /**
-     * A member of the organisation, by email address.
+     * A member of the organisation, by email address (trimmed, compared case-insensitively).
      */
     email?: string;
     /**

@@ -298,7 +298,7 @@ class AssignToDto(InterlockModel):
         pattern='^[^\\u0000]*$',
     )
     """
-    A member of the organisation, by email address.
+    A member of the organisation, by email address (trimmed, compared case-insensitively).
     """
     member_id: Optional[str] = Field(None, alias='memberId')
     """

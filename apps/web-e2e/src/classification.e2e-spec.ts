@@ -1,4 +1,5 @@
-import { Interlock } from '@interlock/sdk';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Interlock, Webhooks } from '@interlock/sdk';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { api, baseURL, signUpOwner, unique } from './support/service';
 
@@ -306,4 +307,243 @@ test('argus: suggestions learned from approvals — created by a person, or dism
       })
     ).status,
   ).toBe('open');
+});
+
+/** A real classifier on loopback: records each request and answers as `answer` says. */
+async function classifierEndpoint(): Promise<{
+  url: string;
+  received: { headers: IncomingHttpHeaders; body: string }[];
+  answer: { status: number; body: unknown };
+  server: Server;
+}> {
+  const endpoint = {
+    url: '',
+    received: [] as { headers: IncomingHttpHeaders; body: string }[],
+    answer: { status: 200, body: {} as unknown },
+    server: createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        endpoint.received.push({ headers: req.headers, body });
+        // Low risk for refunds up to 100 (and for the panel's test action), high above.
+        const amount = (JSON.parse(body) as { data: { action: { args?: { amount?: number } } } })
+          .data.action.args?.amount;
+        const answer =
+          endpoint.answer.status !== 200
+            ? endpoint.answer
+            : {
+                status: 200,
+                body:
+                  amount !== undefined && amount > 100
+                    ? { risk: 'high', labels: ['payments'], reasons: ['A large refund.'] }
+                    : { risk: 'low', labels: ['payments'], reasons: ['A small refund.'] },
+              };
+        res
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(answer.body));
+      });
+    }),
+  };
+  await new Promise<void>((resolve) => endpoint.server.listen(0, '127.0.0.1', resolve));
+  const { port } = endpoint.server.address() as { port: number };
+  endpoint.url = `http://127.0.0.1:${port}/classify/${unique('argus')}`;
+  return endpoint;
+}
+
+// Issue 29 §1.3 / SPEC §8d: Settings → Classification → External classifier. Set up with the
+// secret shown once, a test sent, the classifier's risk deciding through a rule (signed with that
+// secret), failing closed when it answers 500, and the secret rotated: both secrets sign for a day.
+test('argus: the external classifier — set up (secret once), test, its effect, fail closed, rotate', async ({
+  pageFor,
+}) => {
+  const endpoint = await classifierEndpoint();
+  try {
+    const owner = await signUpOwner(unique('classifier'));
+    const { body: key } = await api<{ key: string; id: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: 'billing-agent', expiry: 'never' },
+    });
+    const rule = await api('POST', '/api/classification/rules', {
+      cookie: owner.cookie,
+      body: {
+        name: 'Low-risk refunds',
+        mode: 'enforce',
+        match: { actions: ['refund'], risk: ['low'] },
+        outcome: { type: 'approve' },
+      },
+    });
+    expect(rule.status).toBe(201);
+    const agent = new Interlock({ apiKey: key.key, baseURL });
+    const refund = (amount: number) =>
+      agent.interrupts.create({
+        title: `Refund ${amount}`,
+        actionRequests: [{ name: 'refund', args: { amount } }],
+      });
+    // Without a classifier a rule on risk matches nothing: a person decides.
+    expect((await refund(20)).status).toBe('open');
+
+    const page = await pageFor(owner);
+    await page.goto('/settings/classification');
+    const panel = page.getByRole('region', { name: 'External classifier' });
+    await panel.getByRole('textbox', { name: 'Endpoint URL' }).fill(endpoint.url);
+    await panel.getByRole('textbox', { name: 'Time limit (ms)' }).fill('3000');
+    await panel.getByRole('button', { name: 'Set up classifier' }).click();
+
+    // The secret, this once.
+    await expect(panel.getByRole('alert')).toContainText(
+      'This is the only time the secret is shown',
+    );
+    const shown = panel.getByLabel('Signing secret of the classifier');
+    await expect(shown).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const secret = (await shown.textContent()) ?? '';
+    await expectAccessible(page, 'the classifier secret');
+    await panel.getByRole('button', { name: 'Done' }).click();
+    await expect(panel.getByLabel('Signing secret of the classifier')).toHaveCount(0);
+    await expect(panel).toContainText(`${endpoint.url} · answers within 3000 ms`);
+    await expect(panel.getByText('On', { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Signing secret of the classifier')).toHaveCount(0);
+
+    // A test: asked as argus would ask, signed with that secret.
+    await panel.getByRole('button', { name: 'Send a test' }).click();
+    await expect(panel.getByRole('status')).toContainText('Risk: low');
+    await expect(panel.getByRole('status')).toContainText('A small refund.');
+    const test = endpoint.received.at(-1);
+    if (test === undefined) throw new Error('the classifier was not asked');
+    await new Webhooks({ secret }).verify(test.body, test.headers as Record<string, string>);
+    expect(JSON.parse(test.body)).toMatchObject({
+      type: 'classification.requested',
+      data: { key: null, action: { name: 'interlock.test' } },
+    });
+
+    // Its effect: the rule on risk approves the low-risk refund at once; the large one waits.
+    const small = await refund(50);
+    expect(small.status).toBe('answered');
+    expect(small.decisions[0].decidedBy).toEqual(expect.objectContaining({ type: 'argus' }));
+    const large = await refund(500);
+    expect(large.status).toBe('open');
+    expect(large.risk).toBe('high');
+    const asked = endpoint.received.at(-1);
+    if (asked === undefined) throw new Error('the classifier was not asked');
+    await new Webhooks({ secret }).verify(asked.body, asked.headers as Record<string, string>);
+    expect(JSON.parse(asked.body)).toMatchObject({
+      data: { key: { id: key.id, name: 'billing-agent' }, action: { name: 'refund' } },
+    });
+
+    // It fails closed: an endpoint answering 500 sends even a small refund to a person.
+    endpoint.answer = { status: 500, body: { error: 'down' } };
+    expect((await refund(10)).status).toBe('open');
+    await panel.getByRole('button', { name: 'Send a test' }).click();
+    await expect(panel.getByRole('status')).toContainText('The endpoint answered 500.');
+    endpoint.answer = { status: 200, body: {} };
+
+    // Rotate: a new secret, shown once; the previous one signs beside it for 24 hours.
+    await panel.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = panel.getByLabel('Signing secret of the classifier');
+    await expect(rotated).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const newSecret = (await rotated.textContent()) ?? '';
+    expect(newSecret).not.toBe(secret);
+    await panel.getByRole('button', { name: 'Done' }).click();
+    await expect(panel).toContainText('The previous secret also signs until');
+    expect((await refund(60)).status).toBe('answered');
+    const signed = endpoint.received.at(-1);
+    if (signed === undefined) throw new Error('the classifier was not asked');
+    for (const s of [newSecret, secret])
+      await new Webhooks({ secret: s }).verify(
+        signed.body,
+        signed.headers as Record<string, string>,
+      );
+  } finally {
+    endpoint.server.close();
+  }
+});
+
+// Issue 29 §2 / SPEC §8d: the suggestion where a person decides a matching action — the interrupt
+// page's decision card shows the evidence and the rule; the person creates it there (and still
+// decides this action), and the next identical request is answered at once. A request of another
+// shape shows no suggestion.
+test('argus: the suggestion on the interrupt page, created where the person decides', async ({
+  pageFor,
+}) => {
+  const owner = await signUpOwner(unique('suggest-here'));
+  const { body: key } = await api<{ key: string; id: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: 'billing-agent', expiry: 'never' },
+  });
+  const agent = new Interlock({ apiKey: key.key, baseURL });
+  const refund = (args: Record<string, unknown>) =>
+    agent.interrupts.create({
+      title: `Refund ${JSON.stringify(args)}`,
+      actionRequests: [{ name: 'refund', args }],
+    });
+  for (const amount of [10, 35, 20, 50, 15]) {
+    const opened = await refund({ amount, currency: 'EUR' });
+    const decided = await api('POST', `/api/interrupts/${opened.id}/decisions`, {
+      cookie: owner.cookie,
+      body: { actionName: 'refund', decision: 'approve' },
+    });
+    expect(decided.status).toBe(201);
+  }
+
+  const page = await pageFor(owner);
+  // Another shape (an extra argument): no suggestion on its card.
+  const other = await refund({ amount: 20, currency: 'EUR', note: 'late' });
+  await page.goto(`/interrupts/${other.id}`);
+  await expect(page.getByRole('button', { name: 'Approve refund' })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Suggested rule:/ })).toHaveCount(0);
+
+  const sixth = await refund({ amount: 30, currency: 'EUR' });
+  expect(sixth.status).toBe('open');
+  await page.goto(`/interrupts/${sixth.id}`);
+  const card = page.locator('[data-action-card="refund"]');
+  const suggested = card.getByRole('region', {
+    name: 'Suggested rule: Approve refund from billing-agent',
+  });
+  await expect(suggested).toContainText(
+    'People approved refund from key billing-agent 5 times in the last 30 days and rejected it never.',
+  );
+  await expect(suggested).toContainText(
+    'Rule: approve refund from billing-agent when amount lte 50 and currency eq "EUR".',
+  );
+  await expectAccessible(page, 'the suggestion on the decision card');
+  await suggested
+    .getByRole('button', { name: 'Create rule: approve refund from billing-agent' })
+    .click();
+  await expect(card.getByRole('status')).toContainText(
+    'Approve refund from billing-agent (enforce) answers the next requests like this one at once.',
+  );
+  const rules = await api<{ rules: { id: string; origin: string; mode: string }[] }>(
+    'GET',
+    '/api/classification/rules',
+    { cookie: owner.cookie },
+  );
+  expect(rules.body.rules).toEqual([
+    expect.objectContaining({ origin: 'suggestion', mode: 'enforce' }),
+  ]);
+
+  // This action is still the person's to decide; the next identical request is answered at once.
+  expect(
+    (await api<{ status: string }>('GET', `/api/interrupts/${sixth.id}`, { cookie: owner.cookie }))
+      .body.status,
+  ).toBe('open');
+  await card.getByRole('button', { name: 'Approve refund' }).click();
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ status: string }>('GET', `/api/interrupts/${sixth.id}`, {
+            cookie: owner.cookie,
+          })
+        ).body.status,
+    )
+    .toBe('answered');
+  const next = await refund({ amount: 40, currency: 'EUR' });
+  expect(next.status).toBe('answered');
+  expect(next.decisions[0].decidedBy).toEqual({
+    type: 'argus',
+    ruleId: rules.body.rules[0].id,
+    name: 'argus',
+  });
 });

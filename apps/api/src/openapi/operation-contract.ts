@@ -4,6 +4,10 @@ import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
 
 const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
 
+/** acceptInvitation's and joinInvitation's 400 (SPEC §8f). */
+const FOREIGN_EMAIL_PROOF =
+  "emailProof is not the one the invitation email's link carries for this invitation and address";
+
 /**
  * What each operation answers beyond what its access declaration implies (openapi-document.ts
  * derives 400/401/402/403/404/413/415/429/500/503 from that): the error codes its service can
@@ -157,16 +161,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   acceptInvitation: {
     SSO_REQUIRED:
       'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
-    INVALID_TOKEN:
-      "emailProof is not the one the invitation email's link carries for this invitation and address",
+    INVALID_TOKEN: FOREIGN_EMAIL_PROOF,
     CONFLICT:
       'an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset)',
   },
   joinInvitation: {
     SSO_REQUIRED:
       'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
+    INVALID_TOKEN: FOREIGN_EMAIL_PROOF,
     EMAIL_NOT_VERIFIED:
-      "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",
+      "the server requires verified addresses (EMAIL_VERIFICATION), the person's is not verified yet, and no emailProof came",
   },
   changeMemberRole: {
     NOT_FOUND: 'roleId names no role of this organisation',

@@ -6,7 +6,7 @@ export type ClientOptions = {
 
 export type AcceptInvitationDto = {
     /**
-     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
      */
     emailProof?: string;
     /**
@@ -331,7 +331,7 @@ export type AssignInterruptDto = AssignToMember | AssignToTeam;
  */
 export type AssignToDto = {
     /**
-     * A member of the organisation, by email address.
+     * A member of the organisation, by email address (trimmed, compared case-insensitively).
      */
     email?: string;
     /**
@@ -1683,6 +1683,13 @@ export type InvitationResponse = {
     expiresAt: string;
     id: string;
     roleId: string;
+};
+
+export type JoinInvitationDto = {
+    /**
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
+     */
+    emailProof?: string;
 };
 
 /**
@@ -5921,7 +5928,7 @@ export type AcceptInvitationResponses = {
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
 export type JoinInvitationData = {
-    body?: never;
+    body?: JoinInvitationDto;
     path: {
         token: string;
     };
@@ -5931,7 +5938,7 @@ export type JoinInvitationData = {
 
 export type JoinInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: emailProof is not the one the invitation email's link carries for this invitation and address.
      */
     400: ErrorBody;
     /**
@@ -5939,7 +5946,7 @@ export type JoinInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION), the person's is not verified yet, and no emailProof came.
      */
     403: ErrorBody;
     /**

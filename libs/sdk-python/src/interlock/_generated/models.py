@@ -17,7 +17,7 @@ class AcceptInvitationDto(InterlockModel):
         None, alias='emailProof', max_length=100, pattern='^[^\\u0000]*$'
     )
     """
-    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
     """
     name: str = Field(
         ...,
@@ -298,7 +298,7 @@ class AssignToDto(InterlockModel):
         pattern='^[^\\u0000]*$',
     )
     """
-    A member of the organisation, by email address.
+    A member of the organisation, by email address (trimmed, compared case-insensitively).
     """
     member_id: Optional[str] = Field(None, alias='memberId')
     """
@@ -1086,6 +1086,19 @@ class InvitationResponse(InterlockModel):
     """
     id: str
     role_id: str = Field(..., alias='roleId')
+
+
+class JoinInvitationDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email_proof: Optional[str] = Field(
+        None, alias='emailProof', max_length=100, pattern='^[^\\u0000]*$'
+    )
+    """
+    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
+    """
 
 
 class ListOrder(RootModel[Union[Literal['newest', 'oldest', 'deadline'], str]]):

@@ -1,5 +1,6 @@
 import {
   alwaysAllowAction,
+  applyClassificationSuggestion,
   assignInterrupt,
   call,
   countInterrupts,
@@ -8,6 +9,7 @@ import {
   extendInterruptDeadline,
   getClassificationRule,
   getInterrupt,
+  listClassificationSuggestions,
   listInterrupts,
   setInterruptPriority,
   type AlwaysAllowDto,
@@ -316,4 +318,28 @@ export function useRuleName(ruleId: string | undefined): string | undefined {
     staleTime: 60_000,
   });
   return ruleId === undefined ? undefined : rule.data?.name;
+}
+
+/**
+ * Rules argus suggests (SPEC §8d), for the interrupt page's decision cards: read only by a member
+ * who may read the rules, under the key Settings → Classification caches them by.
+ */
+export function useRuleSuggestions() {
+  const canRead = useCan('classification.read');
+  return useQuery({
+    queryKey: ['classification', 'suggestions'],
+    queryFn: () => call(listClassificationSuggestions()),
+    enabled: canRead,
+    staleTime: 60_000,
+  });
+}
+
+/** Makes a suggested rule, in the mode the person picked, from the interrupt page. */
+export function useApplyRuleSuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, mode }: { id: string; mode: 'shadow' | 'enforce' }) =>
+      call(applyClassificationSuggestion({ path: { id }, body: { mode } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['classification'] }),
+  });
 }

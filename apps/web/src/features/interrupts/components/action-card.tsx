@@ -32,6 +32,7 @@ import { prettyJson } from '@/shared/utils/format';
 import { useCan, useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
+import { SuggestedRuleCard } from './suggested-rule-card';
 import { ArgsDiff } from './args-diff';
 import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
 import { RuleLink } from './argus-explanation';
@@ -251,6 +252,9 @@ export function ActionCard({
                     </Button>
                   )}
                 </Group>
+              )}
+              {mode === null && allows('approve') && required === 1 && (
+                <SuggestedRuleCard interrupt={interrupt} action={action} />
               )}
               {mode === 'always' && (
                 <AlwaysAllowForm

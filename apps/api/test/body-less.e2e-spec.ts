@@ -56,7 +56,6 @@ describe('endpoints that take no body', () => {
       'DELETE /api/classification/rules/:id',
       'POST /api/classification/suggestions/:id/dismiss',
       'DELETE /api/invitations/:id',
-      'POST /api/invitations/:token/join',
       'POST /api/me/email-verification',
       'DELETE /api/me/sessions/:id',
       'POST /api/me/sessions/revoke-others',

@@ -18,6 +18,8 @@ const LINK_INVALID =
 const VERIFY_TO_JOIN =
   'Verify your email address before accepting an invitation: open the link we emailed you, or ask for a new one in the dashboard.';
 const ALREADY_VERIFIED = 'Your email address is already verified.';
+const PROOF_INVALID =
+  "This invitation link's address proof is not valid: open the link in the invitation email again.";
 
 describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required', () => {
   const suite = accountsSuite({
@@ -195,6 +197,91 @@ describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required'
     const joined = await http().post(`/api/invitations/${token}/join`).set('cookie', ada.cookie);
     expect(joined.status).toBe(201);
     expect(joined.body.organisation.id).toBe(inviter.organisationId);
+  });
+
+  /** The `#<emailProof>` of the emailed link to invitation `token`, once the email arrived. */
+  async function invitationProof(address: string, token: string): Promise<string> {
+    const page = `invitations/${token}`;
+    const sent = () => sink.to(address).filter((m) => (m.parsed.text ?? '').includes(page));
+    await sink.until(() => sent().length === 1);
+    return linkToken(sent()[0], DASHBOARD, page);
+  }
+
+  it("the invitation email's link proves the address: an unverified account joins with its proof, verified and audited", async () => {
+    const inviter = await signUpOwner(server(), { organisationName: 'Difference Engines' });
+    const other = await signUpOwner(server(), { organisationName: 'Jacquard Looms' });
+    const ada = await signUpOwner(server(), { name: 'Ada Lovelace' });
+    const signUpLink = await verificationToken(ada.email);
+    const token = await invite(inviter.cookie, ada.email);
+    const otherToken = await invite(other.cookie, ada.email);
+    const [proof, otherProof] = [
+      await invitationProof(ada.email, token),
+      await invitationProof(ada.email, otherToken),
+    ];
+    expect(proof).not.toBe(otherProof);
+    const join = (body?: object) => {
+      const req = http().post(`/api/invitations/${token}/join`).set('cookie', ada.cookie);
+      return body === undefined ? req : req.send(body);
+    };
+
+    // Another invitation's proof, an altered one or a made-up one: refused, nothing changes.
+    const altered = `${proof.slice(0, 42)}${proof.endsWith('A') ? 'B' : 'A'}`;
+    for (const wrong of [otherProof, altered, 'x']) {
+      const refused = await join({ emailProof: wrong });
+      expect({ wrong, status: refused.status, body: refused.body }).toMatchObject({
+        wrong,
+        status: 400,
+        body: { code: 'INVALID_TOKEN', message: PROOF_INVALID },
+      });
+    }
+    const notAString = await join({ emailProof: null });
+    expect(notAString.status).toBe(400);
+    expect(notAString.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message:
+        'emailProof must be shorter than or equal to 100 characters; emailProof must be a string',
+    });
+    // Without a proof the unverified address still cannot join.
+    expect((await join()).body.code).toBe('EMAIL_NOT_VERIFIED');
+    expect((await join({})).body.code).toBe('EMAIL_NOT_VERIFIED');
+    expect(await me(ada.cookie)).toMatchObject({
+      user: { emailVerified: false },
+      organisations: [expect.objectContaining({ id: ada.organisationId })],
+    });
+    // Another person's session with this invitation's proof: not theirs to use.
+    const grace = await signUpOwner(server(), { name: 'Grace Hopper' });
+    const foreign = await http()
+      .post(`/api/invitations/${token}/join`)
+      .set('cookie', grace.cookie)
+      .send({ emailProof: proof });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.message).toBe('This invitation was sent to another email address.');
+
+    const joined = await join({ emailProof: proof });
+    expect(joined.status).toBe(201);
+    expect(joined.body.organisation.id).toBe(inviter.organisationId);
+    expect(joined.body.user.emailVerified).toBe(true);
+    // Audited in each of the person's organisations, the new one included; the sign-up's
+    // verification link is retired (the address is proven).
+    for (const organisationId of [ada.organisationId, inviter.organisationId])
+      expect(await verifiedAudit(organisationId, ada.memberId)).toEqual([
+        expect.objectContaining({
+          actor_type: 'member',
+          actor_id: ada.memberId,
+          target_type: 'user',
+          metadata: { email: ada.email, via: 'invitation_link' },
+        }),
+      ]);
+    expect((await verify(signUpLink)).body).toMatchObject({ code: 'INVALID_TOKEN' });
+
+    // Verified already: the other invitation's proof joins, and nothing more is written.
+    const second = await http()
+      .post(`/api/invitations/${otherToken}/join`)
+      .set('cookie', ada.cookie)
+      .send({ emailProof: otherProof });
+    expect(second.status).toBe(201);
+    expect(await verifiedAudit(other.organisationId, ada.memberId)).toEqual([]);
+    expect(await verifiedAudit(ada.organisationId, ada.memberId)).toHaveLength(1);
   });
 
   it('emails notifications only to verified addresses', async () => {

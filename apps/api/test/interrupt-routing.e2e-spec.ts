@@ -93,11 +93,12 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
     'assignTo %j assigns it as it opens, audited as interrupt.assigned by the key',
     async (given, name, type) => {
       const grace = suite.managers['Grace Hopper'];
+      // By email: trimmed, then compared case-insensitively (SPEC §8e).
       const assignTo: Record<string, string> =
         'memberId' in given
           ? { memberId: grace.memberId }
           : 'email' in given
-            ? { email: grace.email.toUpperCase() }
+            ? { email: ` \t${grace.email.toUpperCase()} ` }
             : 'teamId' in given
               ? { teamId }
               : { teamName: given.teamName };
@@ -160,6 +161,8 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
     ],
     [{ assignTo: { memberId: 'grace' } }, 'assignTo.memberId must be a UUID'],
     [{ assignTo: { email: 'grace' } }, 'assignTo.email must be an email address'],
+    [{ assignTo: { email: 'grace @example.com' } }, 'assignTo.email must be an email address'],
+    [{ assignTo: { email: '   ' } }, 'assignTo.email must be an email address'],
     [
       { assignTo: { name: 'Grace' } },
       'assignTo must have exactly one of memberId, email, teamId, teamName; property assignTo.name should not exist',

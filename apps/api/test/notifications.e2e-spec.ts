@@ -505,6 +505,13 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
           "This invitation link's address proof is not valid: open the link in the invitation email again.",
       });
     }
+    const notAString = await http()
+      .post(`/api/invitations/${invited.body.token}/accept`)
+      .send({ name: 'Linus', password: 'correct horse battery staple', emailProof: null });
+    expect(notAString.status).toBe(400);
+    expect(notAString.body.message).toBe(
+      'emailProof must be shorter than or equal to 100 characters; emailProof must be a string',
+    );
     // Accepted by the emailed link: the new account's address is verified (the link proves it).
     const accepted = await http()
       .post(`/api/invitations/${invited.body.token}/accept`)

@@ -11,11 +11,14 @@ import {
   type SignedUpOwner,
 } from './support/factories';
 import {
-  signInAtProvider,
+  finishAtService,
+  signInWithSso,
   startOidcProvider,
+  walkThroughProvider,
   type RunningOidcProvider,
 } from './support/oidc-provider';
 import { startTestApp, type TestApp } from './support/test-app';
+import { base32Decode, totpCode } from '../src/users/totp';
 
 const DASHBOARD = 'http://dashboard.test';
 const REDIRECT = `${DASHBOARD}/sso/callback`;
@@ -86,32 +89,13 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     return { owner, roleId };
   }
 
-  function flowCookieOf(res: request.Response): string {
-    const cookies = res.headers['set-cookie'] as unknown as string[];
-    const cookie = cookies.find((c) => c.startsWith('sso_flow='));
-    if (cookie === undefined) throw new Error(`no flow cookie: ${JSON.stringify(cookies)}`);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Lax');
-    return cookie.split(';')[0] as string;
-  }
-
   /** Starts at the service, signs in at the provider as `login`; the callback's query and the flow cookie. */
-  async function throughProvider(email: string, login = email) {
-    const start = await http().post('/api/auth/sso').send({ email });
-    expect(start.status).toBe(200);
-    const url = new URL(start.body.authorizationUrl as string);
-    expect(url.origin).toBe(op.issuer);
-    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
-    const query = await signInAtProvider(url.href, login, REDIRECT);
-    return { query, flow: flowCookieOf(start) };
-  }
-
-  const finish = (flow: string | undefined, callbackQuery: string) => {
-    const req = http().post('/api/auth/sso/callback');
-    if (flow !== undefined) req.set('cookie', flow);
-    return req.send({ callbackQuery });
-  };
+  const throughProvider = (email: string, login = email) =>
+    walkThroughProvider(t.app.getHttpServer(), REDIRECT, email, login);
+  const finish = (flow: string | undefined, callbackQuery: string) =>
+    finishAtService(t.app.getHttpServer(), flow, callbackQuery);
+  /** A whole single sign-on that succeeds: its answer and session cookie. */
+  const ssoSignIn = (email: string) => signInWithSso(t.app.getHttpServer(), REDIRECT, email);
 
   const entries = (organisationId: string, action: string) =>
     db().query(
@@ -273,9 +257,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(replay.status).toBe(401);
     expect(replay.body.code).toBe('SSO_SIGN_IN_FAILED');
 
-    const second = await throughProvider(email);
-    const again = await finish(second.flow, second.query);
-    expect(again.status).toBe(200);
+    const again = await ssoSignIn(email);
     expect(again.body.user.id).toBe(signedIn.body.user.id);
     expect(await entries(owner.organisationId, 'member.provisioned')).toHaveLength(1);
 
@@ -294,17 +276,13 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       name: 'Linus',
     });
 
-    const flow = await throughProvider(existing.email);
-    const signedIn = await finish(flow.flow, flow.query);
-    expect(signedIn.status).toBe(200);
+    const signedIn = await ssoSignIn(existing.email);
     expect(signedIn.body.user.id).toBe(existing.memberId);
-    expect(signedIn.body.organisations.map((o: { id: string }) => o.id)).toEqual([
-      owner.organisationId,
-    ]);
+    expect(signedIn.body.organisations.map((o) => o.id)).toEqual([owner.organisationId]);
     expect(
       (await entries(owner.organisationId, 'member.sso_linked')).map((e) => e.summary),
     ).toEqual(['Linus signed in with single sign-on for the first time']);
-    const cookie = sessionCookieOf(signedIn);
+    const { cookie } = signedIn;
     const here = await http()
       .get('/api/auth/session')
       .set('cookie', cookie)
@@ -453,8 +431,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       expect(early.status).toBe(409);
       expect(early.body).toMatchObject({ code: 'CONFLICT', message: NOT_VERIFIED });
       expect((await requirement(owner, 'yes')).status).toBe(400);
-      const flow = await throughProvider(`grace@${d}`);
-      expect((await finish(flow.flow, flow.query)).status).toBe(200);
+      await ssoSignIn(`grace@${d}`);
 
       const on = await requirement(owner, true);
       expect(on.status).toBe(200);
@@ -598,8 +575,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         organisationName: 'Kim & Co',
       });
       await joinWithAccount(server, owner.cookie, roles.developer, elsewhere);
-      const flow = await throughProvider(`grace@${d}`);
-      expect((await finish(flow.flow, flow.query)).status).toBe(200);
+      await ssoSignIn(`grace@${d}`);
       expect((await requirement(owner, true)).status).toBe(200);
 
       const signedIn = await signIn(elsewhere.email);
@@ -647,9 +623,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       expect(join.status).toBe(403);
       expect(join.body).toMatchObject({ code: 'SSO_REQUIRED', message: JOIN });
       // …but by signing in with single sign-on, with the invitation's role.
-      const ivy = await throughProvider(email);
-      const joined = await finish(ivy.flow, ivy.query);
-      expect(joined.status).toBe(200);
+      const joined = await ssoSignIn(email);
       expect(joined.body.organisation).toMatchObject({
         id: owner.organisationId,
         roleId: roles.developer,
@@ -676,6 +650,109 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
           (e) => (e.metadata as { email: string }).email,
         ),
       ).toEqual([`grace@${d}`]);
+    });
+  });
+
+  it('an organisation that requires two-factor sign-in: a single sign-on session acts (the provider’s policy applies), a password one without it does not', async () => {
+    const d = domain();
+    const { owner } = await connected([d]);
+    const as = (r: request.Test) =>
+      r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+    const setup = await as(http().post('/api/me/two-factor/setup')).send({
+      password: owner.password,
+    });
+    expect(setup.status).toBe(200);
+    const confirm = await as(http().post('/api/me/two-factor/confirm')).send({
+      code: totpCode(base32Decode(setup.body.secret as string) as Buffer, Date.now()),
+    });
+    expect(confirm.status).toBe(200);
+    const required = await as(http().put('/api/organisation/two-factor-requirement')).send({
+      requireTwoFactor: true,
+    });
+    expect(required.status).toBe(200);
+
+    const email = `sso-mfa@${d}`;
+    const signedIn = await ssoSignIn(email);
+    const bySso = await http()
+      .get('/api/auth/session')
+      .set('cookie', signedIn.cookie)
+      .set('x-organisation-id', owner.organisationId);
+    expect(bySso.status).toBe(200);
+    expect(bySso.body.signedInWith).toBe('single_sign_on');
+    // The same person with a password (a reset sets one) and no second factor: refused there.
+    await db().query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [
+      signedIn.body.user.id,
+      (await db().query(`SELECT password_hash FROM users WHERE id = $1`, [owner.memberId]))[0]
+        .password_hash,
+    ]);
+    const password = await http()
+      .post('/api/auth/sign-in')
+      .send({ email, password: owner.password });
+    expect(password.status).toBe(200);
+    const byPassword = await http()
+      .get('/api/auth/session')
+      .set('cookie', sessionCookieOf(password))
+      .set('x-organisation-id', owner.organisationId);
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+  });
+
+  describe('the start is throttled per client address (SPEC §8b)', () => {
+    let limited: TestApp;
+    const LIMITED = {
+      statusCode: 429,
+      error: 'Too Many Requests',
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Try again later.',
+    };
+
+    beforeAll(async () => {
+      limited = await startTestApp({
+        env: {
+          DASHBOARD_URL: DASHBOARD,
+          TRUST_PROXY: '1',
+          RATE_LIMIT_SSO_START_ADDRESS_REQUESTS: '3',
+          RATE_LIMIT_SSO_START_WINDOW_SECONDS: '600',
+        },
+      });
+    });
+    afterAll(async () => {
+      await limited?.close();
+    });
+
+    it('3 starts from one address (IPv6 by /64), then 429 with Retry-After whatever the domain; another address starts', async () => {
+      const server = limited.app.getHttpServer();
+      const owner = await signUpOwner(server);
+      const roles = await builtInRoleIds(server, owner.cookie);
+      const d = domain();
+      const put = await request(server)
+        .put('/api/organisation/sso')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({
+          issuer: op.issuer,
+          clientId: CLIENT.client_id,
+          clientSecret: CLIENT.client_secret,
+          allowedDomains: [d],
+          defaultRoleId: roles.manager,
+        });
+      expect(put.status).toBe(200);
+      const start = (email: string, from: string) =>
+        request(server).post('/api/auth/sso').set('x-forwarded-for', from).send({ email });
+
+      expect((await start(`ann@${d}`, '2001:db8:5:1::1')).status).toBe(200);
+      expect((await start('ann@unknown.test', '2001:db8:5:1::2')).status).toBe(404);
+      expect((await start(`bob@${d}`, '2001:db8:5:1::3')).status).toBe(200);
+      // The same /64: its starts are spent, for a domain with single sign-on or without.
+      for (const email of [`ann@${d}`, 'ann@unknown.test']) {
+        const refused = await start(email, '2001:db8:5:1:abcd::9');
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject(LIMITED);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(refused.headers['set-cookie']).toBeUndefined();
+      }
+      expect((await start(`ann@${d}`, '2001:db8:5:2::1')).status).toBe(200);
+      expect((await start(`ann@${d}`, '198.51.100.7')).status).toBe(200);
     });
   });
 });

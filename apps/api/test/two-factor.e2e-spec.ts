@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { base32Decode, totpCode } from '../src/users/totp';
-import { sessionCookieOf, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  joinWithAccount,
+  memberWithPermissions,
+  sessionCookieOf,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
@@ -348,5 +357,137 @@ describe('two-factor sign-in: TOTP and recovery codes (SPEC §8f, issue 33 §2)'
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('SIGN_IN_REQUIRED');
     }
+  });
+
+  describe('require two-factor sign-in for members (SPEC §8f, issue 33 §2)', () => {
+    const ENROL =
+      'This organisation requires two-factor sign-in: turn it on for your account in Settings → Security to act for it.';
+    const requirement = (cookie: string, organisationId: string, requireTwoFactor?: unknown) => {
+      const req =
+        requireTwoFactor === undefined
+          ? http().get('/api/organisation/two-factor-requirement')
+          : http().put('/api/organisation/two-factor-requirement').send({ requireTwoFactor });
+      return req.set('cookie', cookie).set('x-organisation-id', organisationId);
+    };
+    const actFor = (cookie: string, organisationId: string) =>
+      http()
+        .get('/api/auth/session')
+        .set('cookie', cookie)
+        .set('x-organisation-id', organisationId);
+
+    it('an Owner with two-factor on turns it on (audited); members without it can only enrol until they do; keys are unaffected', async () => {
+      const { owner } = await enrolled();
+      const server = t.app.getHttpServer();
+      const org = owner.organisationId;
+      const roles = await builtInRoleIds(server, owner.cookie);
+      const grace = await joinOrganisation(server, owner.cookie, roles.developer, 'Grace');
+      const manager = await memberWithPermissions(server, owner.cookie, ['member.manage'], 'Max');
+      const key = await createApiKey(server, owner.cookie);
+
+      expect((await requirement(grace.cookie, org)).body).toEqual({ requireTwoFactor: false });
+      // member.manage for the route; then only an Owner.
+      const developer = await requirement(grace.cookie, org, true);
+      expect(developer.status).toBe(403);
+      expect(developer.body.code).toBe('MISSING_PERMISSION');
+      const notOwner = await requirement(manager.cookie, org, true);
+      expect(notOwner.status).toBe(403);
+      expect(notOwner.body).toMatchObject({
+        code: 'FORBIDDEN',
+        message: 'Only an Owner can change whether this organisation requires two-factor sign-in.',
+      });
+      expect((await requirement(owner.cookie, org, 'yes')).status).toBe(400);
+      // An Owner without two-factor sign-in would refuse themselves.
+      const bare = await signUpOwner(server);
+      const ownFirst = await requirement(bare.cookie, bare.organisationId, true);
+      expect(ownFirst.status).toBe(409);
+      expect(ownFirst.body).toMatchObject({
+        code: 'CONFLICT',
+        message:
+          'Turn on two-factor sign-in for your own account first (Settings → Security): requiring it would refuse you too.',
+      });
+
+      const on = await requirement(owner.cookie, org, true);
+      expect(on.status).toBe(200);
+      expect(on.body).toEqual({ requireTwoFactor: true });
+      expect((await requirement(owner.cookie, org, true)).status).toBe(200);
+      expect(
+        (await entries(org, 'settings.two_factor_requirement_changed')).map((e) => [
+          e.actor_id,
+          e.summary,
+          e.metadata,
+        ]),
+      ).toEqual([
+        [
+          owner.memberId,
+          'Two-factor sign-in required for members by Ada Lovelace',
+          { requireTwoFactor: true },
+        ],
+      ]);
+
+      // Grace's session made before stops acting for it at its next request; her account works.
+      const refused = await actFor(grace.cookie, org);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'TWO_FACTOR_ENROLMENT_REQUIRED',
+        message: ENROL,
+      });
+      const inbox = await http()
+        .get('/api/interrupts')
+        .set('cookie', grace.cookie)
+        .set('x-organisation-id', org);
+      expect(inbox.status).toBe(403);
+      expect(inbox.body.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+      expect((await http().get('/api/me').set('cookie', grace.cookie)).status).toBe(200);
+      // A new password sign-in works, and is sent to enrolment the same way.
+      const signedIn = await http()
+        .post('/api/auth/sign-in')
+        .send({ email: grace.email, password: 'correct horse battery staple' });
+      expect(signedIn.status).toBe(200);
+      const fresh = sessionCookieOf(signedIn);
+      expect((await actFor(fresh, org)).body.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+      // The Owner acts; keys are not sign-ins.
+      expect((await actFor(owner.cookie, org)).status).toBe(200);
+      expect((await http().get('/api/interrupts').set('x-api-key', key.key)).status).toBe(200);
+
+      // Enrolled from Settings → Security: both of her sessions act for it again.
+      const setup = await http()
+        .post('/api/me/two-factor/setup')
+        .set('cookie', fresh)
+        .send({ password: 'correct horse battery staple' });
+      expect(setup.status).toBe(200);
+      const confirm = await http()
+        .post('/api/me/two-factor/confirm')
+        .set('cookie', fresh)
+        .send({ code: codeFor(setup.body.secret) });
+      expect(confirm.status).toBe(200);
+      expect((await actFor(fresh, org)).status).toBe(200);
+      expect((await actFor(grace.cookie, org)).status).toBe(200);
+      // Max has not: still refused. Turned off, he acts again.
+      expect((await actFor(manager.cookie, org)).body.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+      const off = await requirement(owner.cookie, org, false);
+      expect(off.body).toEqual({ requireTwoFactor: false });
+      expect((await actFor(manager.cookie, org)).status).toBe(200);
+      expect(
+        (await entries(org, 'settings.two_factor_requirement_changed')).map((e) => e.summary),
+      ).toEqual([
+        'Two-factor sign-in required for members by Ada Lovelace',
+        'Two-factor sign-in no longer required by Ada Lovelace',
+      ]);
+    });
+
+    it("acts only for the organisation that requires it: a member's other organisations are untouched", async () => {
+      const { owner } = await enrolled();
+      const server = t.app.getHttpServer();
+      const roles = await builtInRoleIds(server, owner.cookie);
+      const kim = await signUpOwner(server, { name: 'Kim', organisationName: 'Kim & Co' });
+      await joinWithAccount(server, owner.cookie, roles.manager, kim);
+      expect((await requirement(owner.cookie, owner.organisationId, true)).status).toBe(200);
+      expect((await actFor(kim.cookie, owner.organisationId)).body.code).toBe(
+        'TWO_FACTOR_ENROLMENT_REQUIRED',
+      );
+      expect((await actFor(kim.cookie, kim.organisationId)).status).toBe(200);
+    });
   });
 });

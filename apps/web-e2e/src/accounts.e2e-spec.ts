@@ -259,4 +259,88 @@ test.describe('Accounts', () => {
     await page.getByRole('link', { name: 'Sign in' }).click();
     await signInOnPage(page, ada.email, 'a brand new passphrase');
   });
+
+  test("sign up by the invitation email's link: the invitee joins the organisation, their address verified", async ({
+    page,
+    browser,
+  }) => {
+    const alan = await signUpOwner('invite-mail', 'Alan Turing');
+    const email = `${unique('invitee')}@web-e2e.example.com`;
+    await signIn(page, alan);
+    await page.goto('/invitations');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('option', { name: 'Developer' }).click();
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await expect(page.getByLabel('Invitation link')).toBeVisible();
+
+    // The invitee opens the emailed link (the real SMTP server's copy) in a browser of their own.
+    const link = await emailedLink(
+      email,
+      `Alan Turing invited you to ${alan.organisationName} on Interlock`,
+      'invitations/[A-Za-z0-9_-]{43}',
+    );
+    const theirs = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const invitee = await theirs.newPage();
+    await invitee.goto(link);
+    await expect(
+      invitee.getByRole('heading', { name: `Join ${alan.organisationName}` }),
+    ).toBeVisible();
+    await expect(invitee.getByText(`The invitation was sent to ${email}.`)).toBeVisible();
+    // The proof leaves the address bar (and so the history) as soon as the page has it.
+    await expect.poll(() => new URL(invitee.url()).hash).toBe('');
+    await invitee.getByLabel('Your name').fill('Katherine Johnson');
+    await invitee.getByRole('textbox', { name: 'Password' }).fill('orbital mechanics 1962');
+    await invitee.getByRole('button', { name: 'Join the organisation' }).click();
+    await expect(invitee.getByRole('button', { name: /^Organisation: / })).toHaveAccessibleName(
+      `Organisation: ${alan.organisationName} (Developer). Switch organisation`,
+    );
+    // The link reached the mailbox: the new account's address is verified, no further link sent.
+    await invitee.goto('/settings/security');
+    const address = invitee.getByRole('region', { name: 'Email address' });
+    await expect(address).toContainText(email);
+    await expect(address.getByText('Verified', { exact: true })).toBeVisible();
+    await screenshot(invitee, 'accounts-invitation-verified');
+    await theirs.close();
+  });
+
+  test("an account signs in from the invitation email's link and joins: the link verifies its address", async ({
+    page,
+  }) => {
+    const alan = await signUpOwner('invite-join', 'Alan Turing');
+    const hedy = await signUpOwner('invite-join-h', 'Hedy Lamarr');
+    const me = () =>
+      api<{ user: { emailVerified: boolean } }>('GET', '/api/me', { cookie: hedy.cookie });
+    expect((await me()).body.user.emailVerified).toBe(false);
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+      'GET',
+      '/api/roles',
+      { cookie: alan.cookie },
+    );
+    await api('POST', '/api/invitations', {
+      cookie: alan.cookie,
+      body: { email: hedy.email, roleId: roles.roles.find((r) => r.builtIn === 'manager')?.id },
+    });
+    const link = await emailedLink(
+      hedy.email,
+      `Alan Turing invited you to ${alan.organisationName} on Interlock`,
+      'invitations/[A-Za-z0-9_-]{43}',
+    );
+
+    // Signed out: sign in from the invitation (the tab keeps the link's proof meanwhile), then join.
+    await page.goto(link);
+    await expect(
+      page.getByRole('heading', { name: `Join ${alan.organisationName}` }),
+    ).toBeVisible();
+    await page.getByRole('link', { name: 'Sign in to accept' }).click();
+    await page.getByLabel('Email').fill(hedy.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(hedy.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(`You are signed in as Hedy Lamarr (${hedy.email})`)).toBeVisible();
+    await page.getByRole('button', { name: 'Join the organisation' }).click();
+    await expect(page.getByRole('button', { name: /^Organisation: / })).toHaveAccessibleName(
+      `Organisation: ${alan.organisationName} (Manager). Switch organisation`,
+    );
+    expect((await me()).body.user.emailVerified).toBe(true);
+  });
 });

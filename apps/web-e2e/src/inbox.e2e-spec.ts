@@ -252,6 +252,13 @@ test.describe('Inbox and interrupts', () => {
     await page.keyboard.press('r');
     const dialog = page.getByRole('dialog', { name: `Reject “Drop ${word} staging database”?` });
     await expect(dialog.getByLabel('Reason')).toBeFocused();
+    // Escape closes it and gives focus back to the row (the dialog mounts only while open:
+    // dialog-mount.ts), and r opens it again.
+    await page.keyboard.press('Escape');
+    await expect(page.locator('[role="dialog"]')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: `Drop ${word} staging database` })).toBeFocused();
+    await page.keyboard.press('r');
+    await expect(dialog.getByLabel('Reason')).toBeFocused();
     await page.keyboard.type('Staging is in use by the QA team today.');
     await page.keyboard.press('Control+Enter');
     await expect(dialog).toBeHidden();
@@ -549,7 +556,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(page.getByRole('button', { name: 'Approve all 3 actions' })).toBeVisible();
     // a: the first undecided action.
     await page.keyboard.press('a');
-    await expect(page.getByRole('region', { name: 'x' })).toContainText(/Approved by Ada Lovelace/);
+    await expect(page.getByRole('region', { name: 'x', exact: true })).toContainText(
+      /Approved by Ada Lovelace/,
+    );
     // s: y allows no response — said, nothing opened.
     await page.keyboard.press('s');
     await expect(page.getByText('y does not allow a response.')).toBeVisible();
@@ -558,7 +567,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(page.getByLabel('Reason for rejecting y (optional)')).toBeFocused();
     await page.keyboard.type('Not this one.');
     await page.keyboard.press('Control+Enter');
-    await expect(page.getByRole('region', { name: 'y' })).toContainText(/Rejected by Ada Lovelace/);
+    await expect(page.getByRole('region', { name: 'y', exact: true })).toContainText(
+      /Rejected by Ada Lovelace/,
+    );
     // The decided action's heading takes the focus once the decision is in (after the refresh
     // shows it): wait for that, or it could take the focus back from the editor opened next.
     await expect(page.getByRole('heading', { name: 'y', exact: true })).toBeFocused();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
-import { api, browserURL, unique } from './support/service';
+import { addMember, api, browserURL, unique } from './support/service';
 
 /**
  * Issue 33 §3: single sign-on with OpenID Connect, through a real provider (`oidc-provider`, its
@@ -149,5 +149,97 @@ test.describe('Single sign-on', () => {
     await mallory.goto('/inbox');
     await expect(mallory).toHaveURL(/\/sign-in/);
     await malloryContext.close();
+  });
+
+  /** Signs in on the dashboard's password sign-in page. */
+  async function signInWithPassword(page: Page, email: string, password: string) {
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  test('require single sign-on: a member’s password is refused with the exact text, the Owner’s break-glass password works, a single sign-on session is not offered "Create organisation"', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const owner = await signUpOwner('require-sso');
+    const member = await addMember(owner, 'developer', 'Pat Password');
+    const domain = `${unique('require-sso')}.example.com`;
+    const { body: settings } = await api<{ redirectUri: string }>('GET', '/api/organisation/sso', {
+      cookie: owner.cookie,
+    });
+    provider = await startOidcProvider({
+      clientId: 'interlock-dashboard',
+      clientSecret: 'dashboard-client-secret',
+      redirectUri: settings.redirectUri,
+    });
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+      'GET',
+      '/api/roles',
+      { cookie: owner.cookie },
+    );
+    await api('PUT', '/api/organisation/sso', {
+      cookie: owner.cookie,
+      body: {
+        issuer: provider.issuer,
+        clientId: 'interlock-dashboard',
+        clientSecret: 'dashboard-client-secret',
+        allowedDomains: [domain],
+        defaultRoleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
+      },
+    });
+
+    // Someone signs in through the provider first (so it is known to work); their session acts
+    // for this organisation only and is not offered "Create organisation".
+    const ssoContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const sso = await ssoContext.newPage();
+    await signInThroughProvider(sso, `sam-${unique('s')}@${domain}`);
+    await expect(sso).toHaveURL(/\/inbox/);
+    await sso.getByRole('button', { name: /^Organisation: / }).click();
+    await expect(sso.getByRole('menuitem', { name: owner.organisationName })).toBeVisible();
+    await expect(sso.getByRole('menuitem', { name: 'Create organisation…' })).toHaveCount(0);
+    await ssoContext.close();
+
+    // The Owner requires it in Settings → Single sign-on.
+    await page
+      .context()
+      .addCookies([
+        { name: 'session', value: owner.cookie.slice('session='.length), url: browserURL },
+      ]);
+    await page.goto('/settings/sso');
+    await page.getByRole('switch', { name: 'Members sign in with single sign-on only' }).click();
+    await page.getByRole('button', { name: 'Require single sign-on' }).click();
+    await expect(
+      page.getByRole('switch', { name: 'Members sign in with single sign-on only' }),
+    ).toBeChecked();
+    // A password session is offered "Create organisation".
+    await page.getByRole('button', { name: /^Organisation: / }).click();
+    await expect(page.getByRole('menuitem', { name: 'Create organisation…' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // The member's password: refused, with the exact text, and no session.
+    await page.context().clearCookies();
+    await signInWithPassword(page, member.email, member.password);
+    await expect(page.getByRole('alert')).toHaveText(
+      `${owner.organisationName} signs its members in with single sign-on: choose "Sign in with single sign-on" on the sign-in page instead of your password.`,
+    );
+    await expect(page).toHaveURL(/\/sign-in/);
+    await expectAccessible(
+      page,
+      'the sign-in page refusing a password where single sign-on is required',
+    );
+    await screenshot(page, 'single-sign-on-required');
+
+    // The Owner's password is the break-glass path, written in the audit log.
+    await signInWithPassword(page, owner.email, owner.password);
+    await expect(page).toHaveURL(/\/inbox/);
+    const { body: log } = await api<{ entries: { action: string }[] }>(
+      'GET',
+      '/api/audit-log?action=member.break_glass_sign_in',
+      { cookie: owner.cookie },
+    );
+    expect(log.entries.map((e) => e.action)).toEqual(['member.break_glass_sign_in']);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
-import { api, baseURL } from './support/service';
+import { addMember, api, baseURL, browserURL, type Member } from './support/service';
 import { authenticatorCode } from './support/totp';
 
 /** Issue 33 §2: two-factor sign-in — set up in Settings → Security, sign in with a code, turn off. */
@@ -86,5 +86,82 @@ test.describe('Two-factor sign-in', () => {
       body: { email: ada.email, password: ada.password },
       expect: [200],
     });
+  });
+
+  /** Turns two-factor sign-in on for a member through the API; their key. */
+  async function enrolByApi(member: Member): Promise<string> {
+    const { body } = await api<{ secret: string }>('POST', '/api/me/two-factor/setup', {
+      cookie: member.cookie,
+      body: { password: member.password },
+    });
+    await api('POST', '/api/me/two-factor/confirm', {
+      cookie: member.cookie,
+      body: { code: authenticatorCode(body.secret) },
+    });
+    return body.secret;
+  }
+
+  test('an Owner requires it for members: a member without it is sent to set it up, then works', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('require-two-factor');
+    await enrolByApi(ada);
+    const grace = await addMember(ada, 'developer', 'Grace Hopper');
+    await page
+      .context()
+      .addCookies([
+        { name: 'session', value: ada.cookie.slice('session='.length), url: browserURL },
+      ]);
+
+    await page.goto('/organisation');
+    const setting = page.getByRole('region', { name: 'Two-factor sign-in' });
+    const toggle = setting.getByRole('switch', { name: 'Require two-factor sign-in for members' });
+    await expect(toggle).not.toBeChecked();
+    await toggle.click();
+    await page.getByRole('button', { name: 'Require two-factor sign-in' }).click();
+    await expect(toggle).toBeChecked();
+    const { body: refusal } = await api<{ code: string }>(
+      'GET',
+      '/api/organisation/two-factor-requirement',
+      { cookie: grace.cookie, expect: [403] },
+    );
+    expect(refusal.code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+
+    // Grace signs in with her password: the dashboard shows only the set-up.
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(grace.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(grace.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Set up two-factor sign-in' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'This organisation requires two-factor sign-in: turn it on for your account in Settings → Security to act for it.',
+      }),
+    ).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+    await expectAccessible(page, 'the two-factor set-up a member is sent to');
+    await screenshot(page, 'two-factor-required');
+
+    const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+    await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await section.getByRole('textbox', { name: 'Current password' }).fill(grace.password);
+    await section.getByRole('button', { name: 'Continue' }).click();
+    const key = ((await section.getByLabel('Two-factor key').textContent()) ?? '').replace(
+      /\s/g,
+      '',
+    );
+    await section
+      .getByRole('textbox', { name: '2. Enter the code the app shows' })
+      .fill(authenticatorCode(key));
+    await section.getByRole('button', { name: 'Turn on' }).click();
+    await expect(
+      section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem'),
+    ).toHaveCount(10);
+    await section.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByRole('button', { name: 'Continue to Interlock' }).click();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Set up two-factor sign-in' })).toHaveCount(0);
   });
 });

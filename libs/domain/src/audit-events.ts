@@ -472,6 +472,11 @@ export interface AuditEventCatalogue {
     target: 'organisation';
     metadata: { requireSso: boolean; issuer: string };
   };
+  /** "Require two-factor sign-in for members" turned on or off (SPEC §8f). */
+  'settings.two_factor_requirement_changed': {
+    target: 'organisation';
+    metadata: { requireTwoFactor: boolean };
+  };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
@@ -905,6 +910,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.metadata.requireSso
         ? `Single sign-on required for members by ${e.actor.name}`
         : `Single sign-on no longer required by ${e.actor.name}`,
+  },
+  'settings.two_factor_requirement_changed': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) =>
+      e.metadata.requireTwoFactor
+        ? `Two-factor sign-in required for members by ${e.actor.name}`
+        : `Two-factor sign-in no longer required by ${e.actor.name}`,
   },
   'role.created': {
     category: 'role',

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   INVALID_TWO_FACTOR_CODE: 403,
   EMAIL_NOT_VERIFIED: 403,
   SSO_REQUIRED: 403,
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403,
   SIGNUP_CLOSED: 403,
   VALIDATION_FAILED: 400,
   INVALID_TOKEN: 400,
@@ -50,6 +51,8 @@ export const ERROR_MESSAGES = {
   SIGN_IN_REQUIRED: 'Sign-in required.',
   TWO_FACTOR_REQUIRED:
     'Two-factor sign-in is on for this account: enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  TWO_FACTOR_ENROLMENT_REQUIRED:
+    'This organisation requires two-factor sign-in: turn it on for your account in Settings → Security to act for it.',
   NOT_FOUND: 'Not found.',
   METHOD_NOT_ALLOWED: 'This method is not allowed here; the Allow header lists those that are.',
   INTERNAL_ERROR: 'Internal server error.',

@@ -19,6 +19,7 @@ const member = (permissions: Permission[], plan: 'free' | 'pro' = 'free'): Membe
   roleId: 'r',
   roleName: 'Custom',
   signInSessionId: 's',
+  signedInWith: 'password',
   permissions: new Set(permissions),
 });
 

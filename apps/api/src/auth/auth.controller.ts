@@ -223,6 +223,7 @@ export class AuthController {
         roleName: member.roleName,
       },
       [...member.permissions],
+      member.signedInWith,
     );
   }
 }

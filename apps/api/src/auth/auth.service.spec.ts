@@ -324,13 +324,18 @@ describe('AuthService', () => {
     };
     const permissions: Permission[] = ['interrupt.read'];
     const { service, organisations } = setUp();
-    await expect(service.describeSignInSession(ORG, member, permissions)).resolves.toEqual({
+    await expect(
+      service.describeSignInSession(ORG, member, permissions, 'single_sign_on'),
+    ).resolves.toEqual({
       member,
       organisation: { id: ORG, name: 'Acme', plan: 'pro' },
       permissions,
+      signedInWith: 'single_sign_on',
     });
     (organisations.read as jest.Mock).mockResolvedValue(undefined);
-    await expect(service.describeSignInSession(ORG, member, permissions)).rejects.toMatchObject({
+    await expect(
+      service.describeSignInSession(ORG, member, permissions, 'password'),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });

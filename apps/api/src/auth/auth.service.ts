@@ -247,6 +247,7 @@ export class AuthService {
     organisationId: string,
     member: SignInSessionResponse['member'],
     permissions: Permission[],
+    signedInWith: SignInSessionResponse['signedInWith'],
   ): Promise<SignInSessionResponse> {
     const organisation = await this.organisations.read(this.dataSource, organisationId);
     if (organisation === undefined) throw DomainError.of('NOT_FOUND');
@@ -254,6 +255,7 @@ export class AuthService {
       member,
       organisation: { id: organisationId, name: organisation.name, plan: organisation.plan },
       permissions,
+      signedInWith,
     };
   }
 

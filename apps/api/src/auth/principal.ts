@@ -29,8 +29,16 @@ export interface MemberPrincipal {
   readonly roleName: string;
   /** The person's sign-in session (not an agent's Live View session). */
   readonly signInSessionId: string;
+  /**
+   * How that session was made: `single_sign_on` by this organisation's provider, which acts for
+   * it only (creating or joining another organisation answers 403: SPEC §8f).
+   */
+  readonly signedInWith: SignInMethod;
   readonly permissions: ReadonlySet<Permission>;
 }
+
+/** How a sign-in session was made (SPEC §8f). */
+export type SignInMethod = 'password' | 'single_sign_on';
 
 /**
  * A signed-in person on a route that acts for no organisation: their account, the list of

@@ -25,6 +25,7 @@ const none = {
   permissions: null,
   plan: null,
   password_refused: false,
+  two_factor_refused: false,
 };
 const membership = (organisationId: string): SignedInMemberRow => ({
   ...user,
@@ -35,6 +36,7 @@ const membership = (organisationId: string): SignedInMemberRow => ({
   permissions: ['interrupt.read', 'retired.permission'],
   plan: 'pro',
   password_refused: false,
+  two_factor_refused: false,
 });
 
 function setUp(rows: SignedInMemberRow[]) {
@@ -96,6 +98,7 @@ describe('SignInSessionService', () => {
         roleId: 'r-1',
         roleName: 'Reviewer',
         signInSessionId: 's-1',
+        signedInWith: 'password',
         permissions: new Set(['interrupt.read']),
       },
     });
@@ -133,6 +136,19 @@ describe('SignInSessionService', () => {
     ).toMatchObject({ outcome: 'sso_required', user: { userId: 'u-ada' } });
     expect(
       await setUp([{ ...membership(ORG), password_refused: true }]).service.stillMember(TOKEN, ORG),
+    ).toBeUndefined();
+    // A password session without two-factor sign-in, naming an organisation that requires it.
+    expect(
+      await setUp([{ ...membership(ORG), two_factor_refused: true }]).service.authenticateMember(
+        TOKEN,
+        ORG,
+      ),
+    ).toMatchObject({ outcome: 'two_factor_required', user: { userId: 'u-ada' } });
+    expect(
+      await setUp([{ ...membership(ORG), two_factor_refused: true }]).service.stillMember(
+        TOKEN,
+        ORG,
+      ),
     ).toBeUndefined();
     expect(
       await setUp([membership(ORG), membership(OTHER)]).service.authenticateMember(

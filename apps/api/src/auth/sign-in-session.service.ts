@@ -39,9 +39,17 @@ export type MemberSignIn =
   | {
       /**
        * `sso_only`: a session made by single sign-on, asked to act for another organisation;
-       * `sso_required`: a password session, for an organisation that requires single sign-on.
+       * `sso_required`: a password session, for an organisation that requires single sign-on;
+       * `two_factor_required`: a password session of a person without two-factor sign-in, for
+       * an organisation that requires it.
        */
-      readonly outcome: 'not_member' | 'no_organisation' | 'several' | 'sso_only' | 'sso_required';
+      readonly outcome:
+        | 'not_member'
+        | 'no_organisation'
+        | 'several'
+        | 'sso_only'
+        | 'sso_required'
+        | 'two_factor_required';
       readonly user: UserPrincipal;
     };
 
@@ -125,6 +133,7 @@ export class SignInSessionService {
     }
     if (rows.length > 1) return { outcome: 'several', user: toUser(row) };
     if (row.password_refused) return { outcome: 'sso_required', user: toUser(row) };
+    if (row.two_factor_refused) return { outcome: 'two_factor_required', user: toUser(row) };
     return {
       outcome: 'member',
       member: {
@@ -137,6 +146,7 @@ export class SignInSessionService {
         roleId: row.role_id as string,
         roleName: row.role_name as string,
         signInSessionId: row.sign_in_session_id,
+        signedInWith: row.sso_organisation_id === null ? 'password' : 'single_sign_on',
         permissions: new Set((row.permissions ?? []).filter(isPermission) as Permission[]),
       },
     };

@@ -7,6 +7,7 @@ import {
 } from '../members/memberships.repository';
 import { leftJoinSsoConnection } from '../sso/sso.repository';
 import { joinUsers } from '../users/users.repository';
+import { twoFactorOn } from '../users/two-factor.repository';
 
 /** A live sign-in session with its user, and its latest use (to decide whether to record this one). */
 export interface SignedInUserRow {
@@ -37,6 +38,12 @@ const live = (alias: string, idleParam: string) =>
 const USE_COLUMNS = 's.last_used_at, s.ip_address, s.user_agent, s.sso_organisation_id';
 /** Over `s` (the session), `r` (the membership's role) and `sc` (its organisation's single sign-on). */
 const PASSWORD_REFUSED = `(s.sso_organisation_id IS NULL AND sc.require_sso IS TRUE AND r.built_in IS DISTINCT FROM 'owner')`;
+/**
+ * Over `s`, `u` (its user) and `o` (the membership's organisation): a password session of a
+ * person without two-factor sign-in, for an organisation that requires it (SPEC §8f). A single
+ * sign-on session is not refused: the provider's own policy applies.
+ */
+const TWO_FACTOR_REFUSED = `(s.sso_organisation_id IS NULL AND o.require_two_factor IS TRUE AND NOT ${twoFactorOn('u.id')})`;
 
 /** …and one of the user's current memberships (all null when none matched). */
 export interface SignedInMemberRow extends SignedInUserRow {
@@ -50,6 +57,11 @@ export interface SignedInMemberRow extends SignedInUserRow {
    * requires single sign-on, where the person is no Owner: it may not act for it (SPEC §8f).
    */
   password_refused: boolean;
+  /**
+   * A password session of a person without two-factor sign-in, naming a membership of an
+   * organisation that requires it: it may not act for it until they turn it on (SPEC §8f).
+   */
+  two_factor_refused: boolean;
 }
 
 /** A (token hash, organisation) pair that is still a signed-in current member, with the role's permissions. */
@@ -155,7 +167,8 @@ export class SignInSessionsRepository {
     return queryRows<SignedInMemberRow>(
       db,
       `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}, ${CURRENT_MEMBERSHIP_COLUMNS},
-              ${PASSWORD_REFUSED} AS password_refused
+              ${PASSWORD_REFUSED} AS password_refused,
+              coalesce(${TWO_FACTOR_REFUSED}, false) AS two_factor_refused
          FROM sign_in_sessions s
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', '$2', 's.sso_organisation_id')}
@@ -186,7 +199,8 @@ export class SignInSessionsRepository {
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', 'q.organisation_id', 's.sso_organisation_id')}
          ${leftJoinSsoConnection('sc', 'm.organisation_id')}
-        WHERE m.organisation_id IS NOT NULL AND NOT ${PASSWORD_REFUSED}`,
+        WHERE m.organisation_id IS NOT NULL AND NOT ${PASSWORD_REFUSED}
+          AND NOT ${TWO_FACTOR_REFUSED}`,
       [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId), idleMs],
     );
   }

@@ -199,6 +199,11 @@ export interface RateLimitsConfig {
     readonly addressRequests: number;
     readonly windowSeconds: number;
   };
+  /**
+   * Single sign-on starts (`POST /api/auth/sso`, SPEC §8b) per client address (IPv6 by /64) per
+   * window: each looks a domain up and may read the provider's discovery document.
+   */
+  readonly ssoStart: { readonly addressRequests: number; readonly windowSeconds: number };
   /** Verification emails a signed-in person may ask for per window (SPEC §8f; over it: 429). */
   readonly emailVerification: { readonly emails: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
@@ -630,6 +635,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountEmails: integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS', 3, 0, 1_000_000),
         addressRequests: integer('RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS', 20, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_PASSWORD_RESET_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      ssoStart: {
+        addressRequests: integer('RATE_LIMIT_SSO_START_ADDRESS_REQUESTS', 60, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_SSO_START_WINDOW_SECONDS', 900, 1, 86_400),
       },
       emailVerification: {
         emails: integer('RATE_LIMIT_EMAIL_VERIFICATION_EMAILS', 5, 0, 1_000_000),

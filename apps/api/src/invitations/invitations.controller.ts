@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import type { MemberCall, GranterCall } from '../auth/caller';
 import {
@@ -17,6 +17,7 @@ import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
+import { JoinInvitationDto } from './dto/join-invitation.dto';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import {
   CreatedInvitationResponse,
@@ -121,9 +122,12 @@ export class InvitationsController {
       'Accept an invitation sent to your address while signed in: its organisation joins your account',
     created: OrganisationJoinedResponse,
   })
+  // SPEC §8f: `{emailProof?}` — no body at all joins as before (the address must be verified where required).
+  @ApiBody({ type: JoinInvitationDto, required: false })
   join(
     @CurrentUser() user: UserPrincipal,
     @Param('token') token: string,
+    @Body() body: JoinInvitationDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
     refuseUnderSso(user, 'joinOrganisation');
@@ -131,6 +135,7 @@ export class InvitationsController {
       { id: user.userId, name: user.userName, email: user.email },
       token,
       ip,
+      body.emailProof,
     );
   }
 }

@@ -18,7 +18,7 @@ import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { refuseJoinWithoutSso } from '../sso/sso-requirement.util';
 import { describeJoined } from '../users/account.util';
-import { EmailVerificationService, recordEmailProven } from '../users/email-verification.service';
+import { EmailVerificationService } from '../users/email-verification.service';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   accountExists,
@@ -230,10 +230,7 @@ export class InvitationsService {
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
     const pending = await this.invitations.findPendingByToken(this.dataSource, hash, false);
     if (pending === undefined) throw DomainError.of('NOT_FOUND');
-    // The emailed link's fragment proves the address; a proof that is not this invitation's is refused.
-    const proven = emailProof !== undefined;
-    if (proven && !this.emailProof.matches(emailProof, pending.id, pending.email))
-      throw new DomainError('INVALID_TOKEN', INVITATION_PROOF_INVALID);
+    const proven = this.provenBy(emailProof, pending);
     const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
 
     const accepted = await this.dataSource
@@ -247,10 +244,9 @@ export class InvitationsService {
         );
         await this.admit(tx, invitation, { userId, name, ip });
         if (proven)
-          await recordEmailProven(
+          await this.verification.provenByInvitation(
             tx,
             { id: userId, name, email: normaliseEmail(invitation.email) },
-            'invitation_link',
             ip,
           );
         const session = await this.signIns.create(tx, userId);
@@ -273,27 +269,45 @@ export class InvitationsService {
 
   /**
    * A signed-in person accepts an invitation sent to their email address: their user gains a
-   * membership of the organisation (a former member's begins anew). 404 for an unknown, expired
-   * or used token; 403 when it was sent to another address, or (where verification is required)
-   * while their address is unverified; 409 when they are a member already.
+   * membership of the organisation (a former member's begins anew). The email's proof, when
+   * given, verifies their address (it is the invitation's). 404 for an unknown, expired or used
+   * token; 400 for a proof that is not this invitation's; 403 when it was sent to another
+   * address, or (where verification is required) while their address is unverified and no proof
+   * came; 409 when they are a member already.
    */
   async join(
     user: SignedInUser,
     token: string,
     ip: string | null,
+    emailProof?: string,
   ): Promise<OrganisationJoinedResponse> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     return this.dataSource.transaction(async (tx) => {
       const invitation = await this.invitations.findPendingByToken(tx, tokenHash(token), true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
+      const proven = this.provenBy(emailProof, invitation);
       if (invitation.email !== user.email)
         throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
       await refuseJoinWithoutSso(tx, invitationOrganisation(invitation));
-      // An unproven address cannot take what was sent to its real owner (SPEC §8f).
-      await this.verification.assertMayJoin(tx, user.id);
+      // An unproven address cannot take what was sent to its real owner (SPEC §8f); the email's
+      // proof is that owner's mailbox, as a verification link is.
+      if (!proven) await this.verification.assertMayJoin(tx, user.id);
       await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
+      // After the membership, so the new organisation's log shows it too (as accepting does).
+      if (proven) await this.verification.provenByInvitation(tx, user, ip);
       return describeJoined(tx, user.id, invitation.organisation_id);
     });
+  }
+
+  /**
+   * Whether the emailed link's fragment came (it proves the address: SPEC §8f); a proof that is
+   * not this invitation's, for its address, is refused before anything is made.
+   */
+  private provenBy(emailProof: string | undefined, invitation: PendingInvitationRow): boolean {
+    if (emailProof === undefined) return false;
+    if (!this.emailProof.matches(emailProof, invitation.id, invitation.email))
+      throw new DomainError('INVALID_TOKEN', INVITATION_PROOF_INVALID);
+    return true;
   }
 
   /** The membership, the invitation marked used and the `member.joined` entry (inside the caller's transaction). */

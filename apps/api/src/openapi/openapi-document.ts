@@ -98,7 +98,9 @@ function errorsFor(
         '403',
         'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id ' +
           'and the person is a member of no organisation, or a single sign-on session naming another organisation, or ' +
-          'SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).',
+          'SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or ' +
+          'TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an ' +
+          'organisation that requires it (SPEC §8f).',
       );
       break;
     case 'user':
@@ -118,7 +120,7 @@ function errorsFor(
         );
       add(
         '403',
-        `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).`,
+        `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).`,
       );
       break;
     case 'human':

@@ -4,6 +4,10 @@ import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
 
 const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
 
+/** acceptInvitation's and joinInvitation's 400 (SPEC §8f). */
+const FOREIGN_EMAIL_PROOF =
+  "emailProof is not the one the invitation email's link carries for this invitation and address";
+
 /**
  * What each operation answers beyond what its access declaration implies (openapi-document.ts
  * derives 400/401/402/403/404/413/415/429/500/503 from that): the error codes its service can
@@ -92,6 +96,7 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   },
   startSingleSignOn: {
     SSO_NOT_CONFIGURED: "no organisation's single sign-on signs in the address's domain (SPEC §8f)",
+    RATE_LIMITED: 'too many single sign-on starts from this address (SPEC §8b)',
   },
   finishSingleSignOn: {
     SSO_SIGN_IN_FAILED:
@@ -109,6 +114,11 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     NOT_FOUND: 'no provider is connected',
     CONFLICT:
       'turning it on before the provider has signed anyone in with its current issuer and client id (SPEC §8f)',
+  },
+  putTwoFactorRequirement: {
+    FORBIDDEN: 'the member is not an Owner of the organisation (SPEC §8f)',
+    CONFLICT:
+      'turning it on while two-factor sign-in is off for the Owner doing it (their own requests would be refused)',
   },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
@@ -151,16 +161,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   acceptInvitation: {
     SSO_REQUIRED:
       'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
-    INVALID_TOKEN:
-      "emailProof is not the one the invitation email's link carries for this invitation and address",
+    INVALID_TOKEN: FOREIGN_EMAIL_PROOF,
     CONFLICT:
       'an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset)',
   },
   joinInvitation: {
     SSO_REQUIRED:
       'the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f)',
+    INVALID_TOKEN: FOREIGN_EMAIL_PROOF,
     EMAIL_NOT_VERIFIED:
-      "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",
+      "the server requires verified addresses (EMAIL_VERIFICATION), the person's is not verified yet, and no emailProof came",
   },
   changeMemberRole: {
     NOT_FOUND: 'roleId names no role of this organisation',

@@ -14,6 +14,11 @@ import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.
 import { EscalationPolicyService } from './escalation-policy.service';
 import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { OrganisationService } from './organisation.service';
+import {
+  PutTwoFactorRequirementDto,
+  TwoFactorRequirementResponse,
+} from './dto/two-factor-requirement.dto';
+import { TwoFactorRequirementService } from './two-factor-requirement.service';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/organisation')
@@ -23,7 +28,38 @@ export class OrganisationController {
     private readonly organisations: OrganisationService,
     private readonly deadlines: InterruptDeadlineSettingsService,
     private readonly escalation: EscalationPolicyService,
+    private readonly twoFactorRequirement: TwoFactorRequirementService,
   ) {}
+
+  @Get('two-factor-requirement')
+  @MemberRoute()
+  @Operation({
+    operationId: 'getTwoFactorRequirement',
+    summary: 'Whether the organisation requires two-factor sign-in of its members',
+    ok: TwoFactorRequirementResponse,
+  })
+  getTwoFactorRequirement(
+    @CurrentMember() member: MemberPrincipal,
+  ): Promise<TwoFactorRequirementResponse> {
+    return this.twoFactorRequirement.get(member.organisationId);
+  }
+
+  @Put('two-factor-requirement')
+  @MemberRoute('member.manage')
+  @Operation({
+    operationId: 'putTwoFactorRequirement',
+    summary:
+      'Require two-factor sign-in for members (Owners only): a password sign-in without it no longer acts for the organisation until the person turns it on',
+    description:
+      'Turning it on needs two-factor sign-in on for the Owner doing it. Single sign-on sessions follow the provider’s policy; API keys are not affected.',
+    ok: TwoFactorRequirementResponse,
+  })
+  putTwoFactorRequirement(
+    @MemberCaller() caller: MemberCall,
+    @Body() body: PutTwoFactorRequirementDto,
+  ): Promise<TwoFactorRequirementResponse> {
+    return this.twoFactorRequirement.set(caller, body.requireTwoFactor);
+  }
 
   @Get()
   @MemberRoute()

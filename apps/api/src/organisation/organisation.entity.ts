@@ -28,6 +28,13 @@ export class OrganisationEntity {
   @Column('boolean', { default: false })
   interruptTimeoutApproveAllowed!: boolean;
 
+  /**
+   * Members act for the organisation with a password sign-in only once two-factor sign-in is on
+   * for them (SPEC §8f); single sign-on sessions follow the provider's own policy.
+   */
+  @Column('boolean', { default: false })
+  requireTwoFactor!: boolean;
+
   /** The escalation policy, `{steps: [...]}`; null: none (SPEC §8e). */
   @Column('jsonb', { nullable: true })
   interruptEscalationPolicy!: { steps: unknown[] } | null;

@@ -11,6 +11,8 @@ import { OrganisationsController } from './organisations.controller';
 import { OrganisationsRepository } from './organisations.repository';
 import { OrganisationSetupService } from './organisation-setup.service';
 import { TeamEscalationPolicyController } from './team-escalation-policy.controller';
+import { TwoFactorRequirementService } from './two-factor-requirement.service';
+import { TwoFactorRepository } from '../users/two-factor.repository';
 
 @Module({
   imports: [AllowancesModule, ApiKeysModule, TeamsModule],
@@ -23,6 +25,9 @@ import { TeamEscalationPolicyController } from './team-escalation-policy.control
     OrganisationSetupService,
     OrganisationsRepository,
     RolesRepository,
+    TwoFactorRequirementService,
+    // Stateless: whether the Owner turning the requirement on has two-factor sign-in on.
+    TwoFactorRepository,
   ],
   exports: [OrganisationSetupService, OrganisationsRepository],
 })

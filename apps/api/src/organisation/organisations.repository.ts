@@ -22,7 +22,8 @@ export type OrganisationLock = 'FOR UPDATE' | 'FOR NO KEY UPDATE';
  * The organisations table joined beside another owner's rows, for reads that show its name or
  * plan and must stay one statement (the sign-in lookup on every cookie request, an invitation
  * found by its token): `JOIN organisations <alias> ON <alias>.id = <organisationIdColumn>`. The
- * composing owner selects `<alias>.name` and `<alias>.plan` from it, and nothing else.
+ * composing owner selects `<alias>.name` and `<alias>.plan` from it, and nothing else — but the
+ * sign-in lookup, which also reads `<alias>.require_two_factor` (SPEC §8f).
  */
 export function joinOrganisations(alias: string, organisationIdColumn: string): string {
   return `JOIN organisations ${alias} ON ${alias}.id = ${organisationIdColumn}`;
@@ -131,6 +132,31 @@ export class OrganisationsRepository {
         settings.interrupt_timeout_approve_allowed,
       ],
     );
+  }
+
+  /** Whether the organisation requires two-factor sign-in of its members (SPEC §8f); undefined when it is gone. */
+  async requiresTwoFactor(db: Queryable, organisationId: string): Promise<boolean | undefined> {
+    const [row] = await queryRows<{ require_two_factor: boolean }>(
+      db,
+      `SELECT require_two_factor FROM organisations WHERE id = $1`,
+      [organisationId],
+    );
+    return row?.require_two_factor;
+  }
+
+  /** Sets the two-factor requirement; whether it changed (false: it was so already). */
+  async setRequireTwoFactor(
+    db: Queryable,
+    organisationId: string,
+    requireTwoFactor: boolean,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      `UPDATE organisations SET require_two_factor = $2
+        WHERE id = $1 AND require_two_factor IS DISTINCT FROM $2 RETURNING id`,
+      [organisationId, requireTwoFactor],
+    );
+    return rows.length === 1;
   }
 
   async setPlan(db: Queryable, organisationId: string, plan: Plan): Promise<void> {

@@ -34,6 +34,7 @@ export class AuthAttemptLimiter {
   private readonly resetAddress: RateLimiterPostgres | undefined;
   private readonly resetAccount: RateLimiterPostgres | undefined;
   private readonly verificationEmails: RateLimiterPostgres | undefined;
+  private readonly ssoStartAddress: RateLimiterPostgres | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -41,7 +42,7 @@ export class AuthAttemptLimiter {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const limiter = postgresLimiters(dataSource);
-    const { signIn, signUp, passwordReset, emailVerification } = config.rateLimits;
+    const { signIn, signUp, passwordReset, emailVerification, ssoStart } = config.rateLimits;
     // Per account from one address: a stranger's failures elsewhere never refuse the owner.
     this.signInAccount = limiter(
       'sign_in_account_address',
@@ -71,6 +72,11 @@ export class AuthAttemptLimiter {
       emailVerification.emails,
       emailVerification.windowSeconds,
     );
+    this.ssoStartAddress = limiter(
+      'sso_start_address',
+      ssoStart.addressRequests,
+      ssoStart.windowSeconds,
+    );
   }
 
   /**
@@ -97,6 +103,15 @@ export class AuthAttemptLimiter {
   /** Counts a password reset request from a client address; 429 when the address has spent its own. */
   async passwordResetRequest(address: string | null): Promise<void> {
     await this.take([[this.resetAddress, addressDigest(address)]]);
+  }
+
+  /**
+   * Counts a single sign-on start from a client address; 429 when the address has spent its own.
+   * Keyed by the address only: the email is the caller's to choose, so a limit keyed by it would
+   * let a stranger stop its owner's sign-ins.
+   */
+  async ssoStart(address: string | null): Promise<void> {
+    await this.take([[this.ssoStartAddress, addressDigest(address)]]);
   }
 
   /** Counts a verification email a signed-in person asks for; 429 when they have spent their own. */

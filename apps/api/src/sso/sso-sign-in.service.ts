@@ -23,6 +23,7 @@ import { oidc, reasonOf, SsoClients } from './sso-clients';
 import { SSO_FLOW_MINUTES, type SsoFlow, SsoFlowSeal } from './sso-flow.util';
 import { SsoRepository, type SsoConnectionRow } from './sso.repository';
 import { SsoSecrets } from './sso-secrets';
+import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 
 /** The password hash of an account made by single sign-on: no password matches it (a reset sets one). */
 export const NO_PASSWORD = 'none:single-sign-on';
@@ -70,6 +71,7 @@ export class SsoSignInService {
     private readonly signIns: SignInSessionService,
     private readonly clients: SsoClients,
     private readonly secrets: SsoSecrets,
+    private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.seal = new SsoFlowSeal(config.apiKeyPepper);
@@ -80,8 +82,16 @@ export class SsoSignInService {
     return `${this.config.dashboardUrl}/sso/callback`;
   }
 
-  /** The provider's sign-in page for this address's organisation, and the cookie that finishes it. */
-  async start(email: string): Promise<{ authorizationUrl: string; flow: string; expiresAt: Date }> {
+  /**
+   * The provider's sign-in page for this address's organisation, and the cookie that finishes it.
+   * Throttled per client address before anything is looked up (SPEC §8b), so a 429 says nothing
+   * about the domain.
+   */
+  async start(
+    email: string,
+    ip: string | null,
+  ): Promise<{ authorizationUrl: string; flow: string; expiresAt: Date }> {
+    await this.limiter.ssoStart(ip);
     const address = normaliseEmail(email);
     const domain = domainOf(address) ?? '';
     const organisationId = await this.sso.organisationOfDomain(this.dataSource, domain);

@@ -40,9 +40,10 @@ export class SsoSignInController {
   })
   async start(
     @Body() body: StartSsoDto,
+    @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<SsoStartResponse> {
-    const started = await this.signIn.start(body.email);
+    const started = await this.signIn.start(body.email, ip);
     this.cookies.setSsoFlow(res, started.flow, started.expiresAt);
     return { authorizationUrl: started.authorizationUrl };
   }

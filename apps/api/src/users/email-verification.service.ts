@@ -96,6 +96,20 @@ export class EmailVerificationService {
     });
   }
 
+  /**
+   * An invitation email's link proved the address (SPEC §8f), inside the accept's or join's
+   * transaction: verified and audited as a verification link would (`via: "invitation_link"`),
+   * and the person's verification links retired.
+   */
+  async provenByInvitation(
+    tx: Queryable,
+    user: { id: string; name: string; email: string },
+    ip: string | null,
+  ): Promise<void> {
+    await this.tokens.retireAll(tx, user.id, 'email_verification');
+    await recordEmailProven(tx, user, 'invitation_link', ip);
+  }
+
   /** 403 `EMAIL_NOT_VERIFIED` where verification is required and this person's address is unproven. */
   async assertMayJoin(db: Queryable, userId: string): Promise<void> {
     if (this.config.accounts.emailVerification !== 'required') return;

@@ -8,6 +8,15 @@ export interface TwoFactorRow {
 }
 
 /**
+ * For the sign-in lookup, which runs on every cookie request and stays one statement: a
+ * condition, true when the user `userIdColumn` has two-factor sign-in on (a confirmed key; a
+ * set-up in progress is not on).
+ */
+export function twoFactorOn(userIdColumn: string): string {
+  return `EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf.user_id = ${userIdColumn} AND tf.enabled_at IS NOT NULL)`;
+}
+
+/**
  * The owner of `user_two_factor` and `user_recovery_codes` (SPEC §8f): a person's sealed TOTP
  * secret and their recovery codes' hashes. Reference tables like `users`, so no organisation.
  * Each change that must happen once (a code's step taken, a recovery code used, a set-up

@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import request from 'supertest';
+import type { App } from 'supertest/types';
 
 export interface OidcClient {
   client_id: string;
@@ -107,4 +109,76 @@ export async function signInAtProvider(
     };
   }
   throw new Error('too many redirects at the provider');
+}
+
+/** A walk through the provider that the service started: the callback's query and the flow cookie. */
+export interface ProviderWalk {
+  /** The query string the provider sent the browser back with. */
+  query: string;
+  /** The `sso_flow` cookie (`name=value`) the start set, which only this browser holds. */
+  flow: string;
+}
+
+/**
+ * The first half of a browser's single sign-on: `POST /api/auth/sso` for `email` (200 expected,
+ * PKCE S256 and the redirect URI checked), then the provider's sign-in page as `login`.
+ */
+export async function walkThroughProvider(
+  server: App,
+  redirectUri: string,
+  email: string,
+  login = email,
+): Promise<ProviderWalk> {
+  const start = await request(server).post('/api/auth/sso').send({ email });
+  if (start.status !== 200)
+    throw new Error(`POST /api/auth/sso answered ${start.status}: ${JSON.stringify(start.body)}`);
+  const url = new URL(start.body.authorizationUrl as string);
+  if (url.searchParams.get('code_challenge_method') !== 'S256')
+    throw new Error(`no PKCE S256 in ${url.href}`);
+  if (url.searchParams.get('redirect_uri') !== redirectUri)
+    throw new Error(`another redirect_uri in ${url.href}`);
+  const cookies = (start.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+  const flow = cookies.find((c) => /^(__Host-)?sso_flow=/.test(c));
+  if (flow === undefined) throw new Error(`no flow cookie: ${JSON.stringify(cookies)}`);
+  if (!flow.includes('HttpOnly') || !flow.includes('SameSite=Lax'))
+    throw new Error(`the flow cookie is not HttpOnly and SameSite=Lax: ${flow}`);
+  const query = await signInAtProvider(url.href, login, redirectUri);
+  return { query, flow: flow.split(';')[0] as string };
+}
+
+/** The second half: the dashboard's callback page posting the provider's query with the flow cookie. */
+export function finishAtService(
+  server: App,
+  flow: string | undefined,
+  callbackQuery: string,
+): request.Test {
+  const req = request(server).post('/api/auth/sso/callback');
+  if (flow !== undefined) req.set('cookie', flow);
+  return req.send({ callbackQuery });
+}
+
+/** What the callback answers (sign-up's shape: SPEC §8f). */
+export interface SsoSignedIn {
+  user: { id: string; email: string; name: string; emailVerified: boolean };
+  organisation: { id: string; roleId: string; roleName: string };
+  organisations: { id: string }[];
+}
+
+/**
+ * A whole single sign-on that must succeed, as a browser makes it: start, the provider's page,
+ * the callback; the callback's answer (the account and organisation) and the session cookie.
+ */
+export async function signInWithSso(
+  server: App,
+  redirectUri: string,
+  email: string,
+): Promise<{ body: SsoSignedIn; cookie: string }> {
+  const walk = await walkThroughProvider(server, redirectUri, email);
+  const res = await finishAtService(server, walk.flow, walk.query);
+  if (res.status !== 200)
+    throw new Error(`the callback answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+  const cookie = cookies.find((c) => /^(__Host-)?session=[^;]/.test(c));
+  if (cookie === undefined) throw new Error(`no session cookie: ${JSON.stringify(cookies)}`);
+  return { body: res.body as SsoSignedIn, cookie: cookie.split(';')[0] as string };
 }

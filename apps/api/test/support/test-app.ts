@@ -26,6 +26,7 @@ export async function startTestApp(
     // Every test signs up from 127.0.0.1: the per-address limits are the rate-limit tests' own.
     RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS: '100000',
     RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES: '100000',
+    RATE_LIMIT_SSO_START_ADDRESS_REQUESTS: '100000',
     // Factories invite and create roles for many members as one owner: the per-person write budgets are their own test's.
     RATE_LIMIT_MEMBER_WRITES: '100000',
     RATE_LIMIT_MEMBER_COSTLY_WRITES: '100000',

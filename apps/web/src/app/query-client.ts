@@ -7,7 +7,8 @@ const AUTH = 'auth';
 /**
  * Server state lives here (STYLE §14). A 4xx is an answer, not a hiccup: only network errors
  * and 5xx are retried. A 401 on any read means the sign-in ended: the account and session are
- * re-read, and the signed-in layout sends the person to the sign-in page.
+ * re-read, and the signed-in layout sends the person to the sign-in page; a 403
+ * TWO_FACTOR_ENROLMENT_REQUIRED re-reads the session, and the layout shows the set-up.
  */
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -15,6 +16,15 @@ export function createQueryClient(): QueryClient {
       onError: (error, query) => {
         if (isApiError(error) && error.status === 401 && query.queryKey[0] !== AUTH) {
           void client.invalidateQueries({ queryKey: [AUTH] });
+        }
+        // The organisation began to require two-factor sign-in: the session is read again, and
+        // the signed-in layout shows the set-up (SPEC §8f).
+        if (
+          isApiError(error) &&
+          error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED' &&
+          query.queryKey[0] !== AUTH
+        ) {
+          void client.invalidateQueries({ queryKey: [AUTH, 'session'] });
         }
       },
     }),

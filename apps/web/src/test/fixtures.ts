@@ -58,6 +58,7 @@ export function aSignInSession(
     },
     organisation: { id: '5f0e7c1e-2222-4c1e-9a4e-0a0a0a0a0a02', name: 'Acme', plan: 'free' },
     permissions,
+    signedInWith: 'password',
   };
 }
 

@@ -6,7 +6,7 @@ export type ClientOptions = {
 
 export type AcceptInvitationDto = {
     /**
-     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
      */
     emailProof?: string;
     /**
@@ -331,7 +331,7 @@ export type AssignInterruptDto = AssignToMember | AssignToTeam;
  */
 export type AssignToDto = {
     /**
-     * A member of the organisation, by email address.
+     * A member of the organisation, by email address (trimmed, compared case-insensitively).
      */
     email?: string;
     /**
@@ -382,7 +382,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1078,7 +1078,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'TWO_FACTOR_ENROLMENT_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -1685,6 +1685,13 @@ export type InvitationResponse = {
     roleId: string;
 };
 
+export type JoinInvitationDto = {
+    /**
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
+     */
+    emailProof?: string;
+};
+
 /**
  * A JSON object; no NUL character (U+0000) in its keys or strings.
  */
@@ -2091,6 +2098,13 @@ export type PutSsoRequirementDto = {
     requireSso: boolean;
 };
 
+export type PutTwoFactorRequirementDto = {
+    /**
+     * true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+     */
+    requireTwoFactor: boolean;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2449,10 +2463,19 @@ export type SignInDto = {
     password: string;
 };
 
+/**
+ * How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+ */
+export type SignInMethod = 'password' | 'single_sign_on';
+
 export type SignInSessionResponse = {
     member: SignedInMember;
     organisation: SignedInOrganisation;
     permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage'>;
+    /**
+     * How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+     */
+    signedInWith: SignInMethod;
 };
 
 export type SignUpDto = {
@@ -2656,6 +2679,13 @@ export type TwoFactorPasswordDto = {
      * Your current password.
      */
     password: string;
+};
+
+export type TwoFactorRequirementResponse = {
+    /**
+     * true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+     */
+    requireTwoFactor: boolean;
 };
 
 export type TwoFactorSetupResponse = {
@@ -3063,7 +3093,7 @@ export type ListApiKeysErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3111,7 +3141,7 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3173,7 +3203,7 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3230,7 +3260,7 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3318,7 +3348,7 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3389,7 +3419,7 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3630,7 +3660,7 @@ export type GetSignInSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3892,6 +3922,10 @@ export type StartSingleSignOnErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: too many single sign-on starts from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4030,7 +4064,7 @@ export type AlwaysAllowActionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4094,7 +4128,7 @@ export type DeleteClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4146,7 +4180,7 @@ export type GetClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4194,7 +4228,7 @@ export type PutClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4258,7 +4292,7 @@ export type RotateClassifierSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4318,7 +4352,7 @@ export type TestClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4378,7 +4412,7 @@ export type DryRunClassificationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4438,7 +4472,7 @@ export type ListClassificationRulesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4486,7 +4520,7 @@ export type CreateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4552,7 +4586,7 @@ export type DeleteClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4609,7 +4643,7 @@ export type GetClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4659,7 +4693,7 @@ export type UpdateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4721,7 +4755,7 @@ export type GetClassificationRuleStatsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4769,7 +4803,7 @@ export type ListClassificationSuggestionsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4819,7 +4853,7 @@ export type ApplyClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4885,7 +4919,7 @@ export type DismissClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4951,7 +4985,7 @@ export type RestoreClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5020,7 +5054,7 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5127,7 +5161,7 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5243,7 +5277,7 @@ export type CountInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5306,7 +5340,7 @@ export type GetInterruptErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**
@@ -5360,7 +5394,7 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5426,7 +5460,7 @@ export type CancelInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5492,7 +5526,7 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5561,7 +5595,7 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5627,7 +5661,7 @@ export type ExtendInterruptDeadlineErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5693,7 +5727,7 @@ export type SetInterruptPriorityErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5757,7 +5791,7 @@ export type ListInvitationsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5805,7 +5839,7 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5871,7 +5905,7 @@ export type WithdrawInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5956,7 +5990,7 @@ export type AcceptInvitationResponses = {
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
 export type JoinInvitationData = {
-    body?: never;
+    body?: JoinInvitationDto;
     path: {
         token: string;
     };
@@ -5966,7 +6000,7 @@ export type JoinInvitationData = {
 
 export type JoinInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: emailProof is not the one the invitation email's link carries for this invitation and address.
      */
     400: ErrorBody;
     /**
@@ -5974,7 +6008,7 @@ export type JoinInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION), the person's is not verified yet, and no emailProof came.
      */
     403: ErrorBody;
     /**
@@ -6707,7 +6741,7 @@ export type ListMembersErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6757,7 +6791,7 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6818,7 +6852,7 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6892,7 +6926,7 @@ export type ListNotificationDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6940,7 +6974,7 @@ export type GetNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6988,7 +7022,7 @@ export type UpdateNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7048,7 +7082,7 @@ export type GetNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7096,7 +7130,7 @@ export type UpdateNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7156,7 +7190,7 @@ export type DisconnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7211,7 +7245,7 @@ export type GetSlackSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7259,7 +7293,7 @@ export type ConnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7323,7 +7357,7 @@ export type GetOrganisationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7371,7 +7405,7 @@ export type GetEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7419,7 +7453,7 @@ export type ReplaceEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7479,7 +7513,7 @@ export type GetInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7527,7 +7561,7 @@ export type UpdateInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7587,7 +7621,7 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7647,7 +7681,7 @@ export type DeleteSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7702,7 +7736,7 @@ export type GetSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7750,7 +7784,7 @@ export type PutSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7814,7 +7848,7 @@ export type PutSingleSignOnRequirementErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7854,6 +7888,118 @@ export type PutSingleSignOnRequirementResponses = {
 };
 
 export type PutSingleSignOnRequirementResponse = PutSingleSignOnRequirementResponses[keyof PutSingleSignOnRequirementResponses];
+
+export type GetTwoFactorRequirementData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/two-factor-requirement';
+};
+
+export type GetTwoFactorRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetTwoFactorRequirementError = GetTwoFactorRequirementErrors[keyof GetTwoFactorRequirementErrors];
+
+export type GetTwoFactorRequirementResponses = {
+    200: TwoFactorRequirementResponse;
+};
+
+export type GetTwoFactorRequirementResponse = GetTwoFactorRequirementResponses[keyof GetTwoFactorRequirementResponses];
+
+export type PutTwoFactorRequirementData = {
+    body: PutTwoFactorRequirementDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/two-factor-requirement';
+};
+
+export type PutTwoFactorRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f). FORBIDDEN: the member is not an Owner of the organisation (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: turning it on while two-factor sign-in is off for the Owner doing it (their own requests would be refused).
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutTwoFactorRequirementError = PutTwoFactorRequirementErrors[keyof PutTwoFactorRequirementErrors];
+
+export type PutTwoFactorRequirementResponses = {
+    200: TwoFactorRequirementResponse;
+};
+
+export type PutTwoFactorRequirementResponse = PutTwoFactorRequirementResponses[keyof PutTwoFactorRequirementResponses];
 
 export type CreateOrganisationData = {
     body: CreateOrganisationDto;
@@ -7928,7 +8074,7 @@ export type ListRolesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7976,7 +8122,7 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8042,7 +8188,7 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8103,7 +8249,7 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8178,7 +8324,7 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8292,7 +8438,7 @@ export type RetrieveSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8346,7 +8492,7 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8543,7 +8689,7 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8610,7 +8756,7 @@ export type ListTeamsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8658,7 +8804,7 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8724,7 +8870,7 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8781,7 +8927,7 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8847,7 +8993,7 @@ export type GetTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8897,7 +9043,7 @@ export type ReplaceTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8959,7 +9105,7 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9025,7 +9171,7 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9080,7 +9226,7 @@ export type ListWebhooksErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9128,7 +9274,7 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9190,7 +9336,7 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9247,7 +9393,7 @@ export type GetWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9297,7 +9443,7 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9366,7 +9512,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9417,7 +9563,7 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9483,7 +9629,7 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9545,7 +9691,7 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**

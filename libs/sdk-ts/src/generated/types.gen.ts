@@ -6,7 +6,7 @@ export type ClientOptions = {
 
 export type AcceptInvitationDto = {
     /**
-     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
      */
     emailProof?: string;
     /**
@@ -335,7 +335,7 @@ export type AssignInterruptDto = AssignToMember | AssignToTeam;
  */
 export type AssignToDto = {
     /**
-     * A member of the organisation, by email address.
+     * A member of the organisation, by email address (trimmed, compared case-insensitively).
      */
     email?: string;
     /**
@@ -386,7 +386,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1074,7 +1074,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'TWO_FACTOR_ENROLMENT_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -1681,6 +1681,13 @@ export type InvitationResponse = {
     roleId: string;
 };
 
+export type JoinInvitationDto = {
+    /**
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
+     */
+    emailProof?: string;
+};
+
 export type LinkedSession = {
     id: string;
     name: string;
@@ -2075,6 +2082,13 @@ export type PutSsoRequirementDto = {
     requireSso: boolean;
 };
 
+export type PutTwoFactorRequirementDto = {
+    /**
+     * true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+     */
+    requireTwoFactor: boolean;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2428,10 +2442,19 @@ export type SignInDto = {
     password: string;
 };
 
+/**
+ * How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+ */
+export type SignInMethod = 'password' | 'single_sign_on';
+
 export type SignInSessionResponse = {
     member: SignedInMember;
     organisation: SignedInOrganisation;
     permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage'>;
+    /**
+     * How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+     */
+    signedInWith: SignInMethod;
 };
 
 export type SignUpDto = {
@@ -2639,6 +2662,13 @@ export type TwoFactorPasswordDto = {
      * Your current password.
      */
     password: string;
+};
+
+export type TwoFactorRequirementResponse = {
+    /**
+     * true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+     */
+    requireTwoFactor: boolean;
 };
 
 export type TwoFactorSetupResponse = {
@@ -3046,7 +3076,7 @@ export type ListApiKeysErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3094,7 +3124,7 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3156,7 +3186,7 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3213,7 +3243,7 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3301,7 +3331,7 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3372,7 +3402,7 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3613,7 +3643,7 @@ export type GetSignInSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -3875,6 +3905,10 @@ export type StartSingleSignOnErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: too many single sign-on starts from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4013,7 +4047,7 @@ export type AlwaysAllowActionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4077,7 +4111,7 @@ export type DeleteClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4129,7 +4163,7 @@ export type GetClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4177,7 +4211,7 @@ export type PutClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4241,7 +4275,7 @@ export type RotateClassifierSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4301,7 +4335,7 @@ export type TestClassifierErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4361,7 +4395,7 @@ export type DryRunClassificationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4421,7 +4455,7 @@ export type ListClassificationRulesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4469,7 +4503,7 @@ export type CreateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4535,7 +4569,7 @@ export type DeleteClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4592,7 +4626,7 @@ export type GetClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4642,7 +4676,7 @@ export type UpdateClassificationRuleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4704,7 +4738,7 @@ export type GetClassificationRuleStatsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4752,7 +4786,7 @@ export type ListClassificationSuggestionsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4802,7 +4836,7 @@ export type ApplyClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4868,7 +4902,7 @@ export type DismissClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -4934,7 +4968,7 @@ export type RestoreClassificationSuggestionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5003,7 +5037,7 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5110,7 +5144,7 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5226,7 +5260,7 @@ export type CountInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5289,7 +5323,7 @@ export type GetInterruptErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f). MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**
@@ -5343,7 +5377,7 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5409,7 +5443,7 @@ export type CancelInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5475,7 +5509,7 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5544,7 +5578,7 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5610,7 +5644,7 @@ export type ExtendInterruptDeadlineErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5676,7 +5710,7 @@ export type SetInterruptPriorityErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5740,7 +5774,7 @@ export type ListInvitationsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5788,7 +5822,7 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5854,7 +5888,7 @@ export type WithdrawInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -5939,7 +5973,7 @@ export type AcceptInvitationResponses = {
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
 export type JoinInvitationData = {
-    body?: never;
+    body?: JoinInvitationDto;
     path: {
         token: string;
     };
@@ -5949,7 +5983,7 @@ export type JoinInvitationData = {
 
 export type JoinInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: emailProof is not the one the invitation email's link carries for this invitation and address.
      */
     400: ErrorBody;
     /**
@@ -5957,7 +5991,7 @@ export type JoinInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. SSO_REQUIRED: the organisation requires single sign-on: signing in with it uses the invitation (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION), the person's is not verified yet, and no emailProof came.
      */
     403: ErrorBody;
     /**
@@ -6690,7 +6724,7 @@ export type ListMembersErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6740,7 +6774,7 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6801,7 +6835,7 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6875,7 +6909,7 @@ export type ListNotificationDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6923,7 +6957,7 @@ export type GetNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6971,7 +7005,7 @@ export type UpdateNotificationPreferencesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7031,7 +7065,7 @@ export type GetNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7079,7 +7113,7 @@ export type UpdateNotificationSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7139,7 +7173,7 @@ export type DisconnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7194,7 +7228,7 @@ export type GetSlackSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7242,7 +7276,7 @@ export type ConnectSlackErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7306,7 +7340,7 @@ export type GetOrganisationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7354,7 +7388,7 @@ export type GetEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7402,7 +7436,7 @@ export type ReplaceEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7462,7 +7496,7 @@ export type GetInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7510,7 +7544,7 @@ export type UpdateInterruptDeadlineSettingsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7570,7 +7604,7 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7630,7 +7664,7 @@ export type DeleteSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7685,7 +7719,7 @@ export type GetSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7733,7 +7767,7 @@ export type PutSingleSignOnErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7797,7 +7831,7 @@ export type PutSingleSignOnRequirementErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7837,6 +7871,118 @@ export type PutSingleSignOnRequirementResponses = {
 };
 
 export type PutSingleSignOnRequirementResponse = PutSingleSignOnRequirementResponses[keyof PutSingleSignOnRequirementResponses];
+
+export type GetTwoFactorRequirementData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/two-factor-requirement';
+};
+
+export type GetTwoFactorRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetTwoFactorRequirementError = GetTwoFactorRequirementErrors[keyof GetTwoFactorRequirementErrors];
+
+export type GetTwoFactorRequirementResponses = {
+    200: TwoFactorRequirementResponse;
+};
+
+export type GetTwoFactorRequirementResponse = GetTwoFactorRequirementResponses[keyof GetTwoFactorRequirementResponses];
+
+export type PutTwoFactorRequirementData = {
+    body: PutTwoFactorRequirementDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/two-factor-requirement';
+};
+
+export type PutTwoFactorRequirementErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f). FORBIDDEN: the member is not an Owner of the organisation (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: turning it on while two-factor sign-in is off for the Owner doing it (their own requests would be refused).
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutTwoFactorRequirementError = PutTwoFactorRequirementErrors[keyof PutTwoFactorRequirementErrors];
+
+export type PutTwoFactorRequirementResponses = {
+    200: TwoFactorRequirementResponse;
+};
+
+export type PutTwoFactorRequirementResponse = PutTwoFactorRequirementResponses[keyof PutTwoFactorRequirementResponses];
 
 export type CreateOrganisationData = {
     body: CreateOrganisationDto;
@@ -7911,7 +8057,7 @@ export type ListRolesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -7959,7 +8105,7 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8025,7 +8171,7 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8086,7 +8232,7 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8161,7 +8307,7 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8275,7 +8421,7 @@ export type RetrieveSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation; SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on; TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8329,7 +8475,7 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8526,7 +8672,7 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8593,7 +8739,7 @@ export type ListTeamsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8641,7 +8787,7 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8707,7 +8853,7 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8764,7 +8910,7 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8830,7 +8976,7 @@ export type GetTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8880,7 +9026,7 @@ export type ReplaceTeamEscalationPolicyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -8942,7 +9088,7 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9008,7 +9154,7 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9063,7 +9209,7 @@ export type ListWebhooksErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9111,7 +9257,7 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9173,7 +9319,7 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9230,7 +9376,7 @@ export type GetWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9280,7 +9426,7 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9349,7 +9495,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9400,7 +9546,7 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9466,7 +9612,7 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -9528,7 +9674,7 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on (SPEC §8f).
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
      */
     403: ErrorBody;
     /**

@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PERMISSIONS, PLANS } from '@interlock/domain';
 import type { Permission, Plan } from '@interlock/domain';
+import type { SignInMethod } from '../principal';
+
+const SIGN_IN_METHODS: readonly SignInMethod[] = ['password', 'single_sign_on'];
 
 export class SignedInMember {
   @ApiProperty({ format: 'uuid', description: "The member's id: their user id." })
@@ -46,4 +49,12 @@ export class SignInSessionResponse {
 
   @ApiProperty({ enum: PERMISSIONS, isArray: true })
   permissions!: Permission[];
+
+  @ApiProperty({
+    enum: SIGN_IN_METHODS,
+    enumName: 'SignInMethod',
+    description:
+      "How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).",
+  })
+  signedInWith!: SignInMethod;
 }

@@ -154,6 +154,9 @@ export class AuthenticationGuard implements CanActivate {
         throw new DomainError('FORBIDDEN', SSO_SESSION_MESSAGES.otherOrganisation);
       case 'sso_required':
         throw new DomainError('SSO_REQUIRED', SSO_REQUIRED_MESSAGES.actFor);
+      case 'two_factor_required':
+        // Only the person's own account routes (Settings → Security) answer until they turn it on.
+        throw DomainError.of('TWO_FACTOR_ENROLMENT_REQUIRED');
       default:
         return assertNever(signIn);
     }

@@ -22,6 +22,7 @@ export const memberPrincipal = (overrides: Partial<MemberPrincipal> = {}): Membe
   roleId: 'r',
   roleName: 'Owner',
   signInSessionId: 's',
+  signedInWith: 'password',
   permissions: new Set(),
   ...overrides,
 });

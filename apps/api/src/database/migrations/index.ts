@@ -53,6 +53,7 @@ import { DeadlineWarnings1795779300000 } from './1795779300000-deadline-warnings
 import { InterruptRouting1795779400000 } from './1795779400000-interrupt-routing';
 import { RequireSingleSignOn1795779500000 } from './1795779500000-require-single-sign-on';
 import { EmailChange1795779600000 } from './1795779600000-email-change';
+import { RequireTwoFactor1795779700000 } from './1795779700000-require-two-factor';
 import { ClassificationVersions1795780000000 } from './1795780000000-classification-versions';
 
 export const MIGRATIONS = [
@@ -110,5 +111,6 @@ export const MIGRATIONS = [
   InterruptRouting1795779400000,
   RequireSingleSignOn1795779500000,
   EmailChange1795779600000,
+  RequireTwoFactor1795779700000,
   ClassificationVersions1795780000000,
 ];

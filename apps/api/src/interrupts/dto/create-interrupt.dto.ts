@@ -50,13 +50,16 @@ export class AssignToDto {
 
   @ApiPropertyOptional({
     maxLength: 254,
-    description: 'A member of the organisation, by email address.',
+    description:
+      'A member of the organisation, by email address (trimmed, compared case-insensitively).',
     example: 'grace@example.com',
   })
   @OptionalField()
   @IsString()
   @Length(3, 254, { message: 'email must be an email address' })
-  @Matches(/^[^\s@]+@[^\s@]+$/, { message: 'email must be an email address' })
+  // Surrounding whitespace is allowed: the address is trimmed and lower-cased before it is
+  // compared with the members' (stored trimmed and lower-case), SPEC §8e.
+  @Matches(/^\s*[^\s@]+@[^\s@]+\s*$/, { message: 'email must be an email address' })
   email?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A team of the organisation, by id.' })

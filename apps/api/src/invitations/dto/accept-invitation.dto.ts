@@ -1,7 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length, Matches } from 'class-validator';
+import { JoinInvitationDto } from './join-invitation.dto';
 
-export class AcceptInvitationDto {
+/** Signing up from the invitation link: a name and password, and the email's proof if it came with it. */
+export class AcceptInvitationDto extends JoinInvitationDto {
   @ApiProperty({
     minLength: 1,
     maxLength: 100,
@@ -17,14 +19,4 @@ export class AcceptInvitationDto {
   @IsString()
   @Length(8, 200)
   password!: string;
-
-  @ApiPropertyOptional({
-    maxLength: 100,
-    description:
-      "The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.",
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  emailProof?: string;
 }

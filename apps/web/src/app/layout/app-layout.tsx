@@ -21,6 +21,8 @@ import {
   useNavigate,
   useSearchParams,
 } from 'react-router';
+import { isApiError } from '@interlock/api-client';
+import { TwoFactorEnrolment } from '@/features/account/components/two-factor-enrolment';
 import { useSignOut } from '@/features/auth/api/auth.queries';
 import { NoOrganisation } from '@/features/organisation/components/no-organisation';
 import { OrganisationSwitcher } from '@/features/organisation/components/organisation-switcher';
@@ -108,6 +110,21 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   const labelTables = useTableCellLabels();
 
   if (session.isPending) return <CenteredLoader label="Loading your organisation" />;
+  if (isApiError(session.error) && session.error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED')
+    // The organisation requires two-factor sign-in and theirs is off: only the set-up, until it is on.
+    return (
+      <TwoFactorEnrolment
+        message={session.error.message}
+        onContinue={() => void session.refetch()}
+        onSignOut={() =>
+          whenSettled(
+            signOut.mutateAsync(),
+            () => void navigate('/sign-in', { replace: true }),
+            (error) => notifyError(error, 'Could not sign out'),
+          )
+        }
+      />
+    );
   if (session.isError)
     return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;

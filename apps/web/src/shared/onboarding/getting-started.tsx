@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, List, Text, ThemeIcon } from '@mantine/core';
-import { useLocalStorage } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useStoredValue } from '@/shared/preferences/stored-value';
 import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { type GettingStartedStep, useGettingStarted } from './onboarding.queries';
 
@@ -10,11 +10,10 @@ const ORDER = ['key', 'agent', 'decide'] as const;
 /** The dismissal, per organisation and browser. */
 function useDismissed(): [boolean, () => void] {
   const { data } = useSignInSession();
-  const [dismissed, setDismissed] = useLocalStorage<boolean>({
-    key: `interlock.gettingStarted.dismissed.${data?.organisation.id ?? 'none'}`,
-    defaultValue: false,
-    getInitialValueInEffect: false,
-  });
+  const [dismissed, setDismissed] = useStoredValue(
+    `interlock.gettingStarted.dismissed.${data?.organisation.id ?? 'none'}`,
+    false,
+  );
   return [dismissed, () => setDismissed(true)];
 }
 

@@ -17,7 +17,7 @@ class AcceptInvitationDto(InterlockModel):
         None, alias='emailProof', max_length=100, pattern='^[^\\u0000]*$'
     )
     """
-    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
     """
     name: str = Field(
         ...,
@@ -298,7 +298,7 @@ class AssignToDto(InterlockModel):
         pattern='^[^\\u0000]*$',
     )
     """
-    A member of the organisation, by email address.
+    A member of the organisation, by email address (trimmed, compared case-insensitively).
     """
     member_id: Optional[str] = Field(None, alias='memberId')
     """
@@ -1088,6 +1088,19 @@ class InvitationResponse(InterlockModel):
     role_id: str = Field(..., alias='roleId')
 
 
+class JoinInvitationDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email_proof: Optional[str] = Field(
+        None, alias='emailProof', max_length=100, pattern='^[^\\u0000]*$'
+    )
+    """
+    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the account's address counts as verified.
+    """
+
+
 class ListOrder(RootModel[Union[Literal['newest', 'oldest', 'deadline'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1314,6 +1327,17 @@ class PutSsoRequirementDto(InterlockModel):
     require_sso: bool = Field(..., alias='requireSso')
     """
     true: members sign in with single sign-on only (a password sign-in no longer acts for the organisation; Owners' is the audited break-glass path). Needs a provider that has signed someone in.
+    """
+
+
+class PutTwoFactorRequirementDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    require_two_factor: bool = Field(..., alias='requireTwoFactor')
+    """
+    true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
     """
 
 
@@ -1930,6 +1954,17 @@ class TwoFactorPasswordDto(InterlockModel):
     """
 
 
+class TwoFactorRequirementResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    require_two_factor: bool = Field(..., alias='requireTwoFactor')
+    """
+    true: a member signed in with a password acts for the organisation only once two-factor sign-in is on for their account (until then every request for it answers 403 TWO_FACTOR_ENROLMENT_REQUIRED, and only their own account settings work); single sign-on sessions follow the provider’s policy. API keys are not affected.
+    """
+
+
 class TwoFactorSetupResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2479,6 +2514,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.sso_configured',
         'settings.sso_removed',
         'settings.sso_requirement_changed',
+        'settings.two_factor_requirement_changed',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -2904,6 +2940,7 @@ class ErrorBody(InterlockModel):
         'INVALID_TWO_FACTOR_CODE',
         'EMAIL_NOT_VERIFIED',
         'SSO_REQUIRED',
+        'TWO_FACTOR_ENROLMENT_REQUIRED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',
@@ -3534,6 +3571,12 @@ class SignInSessionResponse(InterlockModel):
             'classification.read',
             'classification.manage'], str]
     ]
+    signed_in_with: Union[Literal['password', 'single_sign_on'], str] = Field(
+        ..., alias='signedInWith'
+    )
+    """
+    How this sign-in was made. `single_sign_on`: by this organisation's single sign-on, which acts for it only — creating an organisation or accepting an invitation into another answers 403, so a dashboard does not offer them (SPEC §8f).
+    """
 
 
 class SlackMessageResponse(InterlockModel):

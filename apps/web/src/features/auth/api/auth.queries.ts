@@ -93,7 +93,11 @@ export function useAcceptInvitation(token: string) {
 export function useJoinInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(joinInvitation({ path: { token } })),
+    /** `emailProof`: the invitation email's fragment, '' when the link came without it. */
+    mutationFn: (emailProof: string) =>
+      call(
+        joinInvitation({ path: { token }, ...(emailProof === '' ? {} : { body: { emailProof } }) }),
+      ),
     onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
   });
 }

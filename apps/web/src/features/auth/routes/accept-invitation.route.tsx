@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Divider, Stack, Text, TextInput, Title } from '@
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useFragmentToken } from '../utils/use-fragment-token';
+import { forgetInvitationProof, useInvitationProof } from '../utils/invitation-proof';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { FormError } from '@/shared/components/form-error';
 import { NewPasswordFields, newPasswordError } from '@/shared/components/new-password';
@@ -27,6 +27,8 @@ export function AcceptInvitationRoute() {
   const { token = '' } = useParams();
   const me = useMe();
   const preview = useInvitationPreview(token);
+  // The emailed link's fragment proves the address (SPEC §8f): joining or accepting verifies it.
+  const emailProof = useInvitationProof(token);
 
   if (me.isPending || preview.isPending) return <CenteredLoader label="Opening your invitation" />;
   if (me.isError) return <QueryError error={me.error} onRetry={() => void me.refetch()} />;
@@ -58,9 +60,14 @@ export function AcceptInvitationRoute() {
         <strong>{offer.email}</strong>.
       </Text>
       {me.data ? (
-        <JoinSignedIn token={token} account={me.data} invitedEmail={offer.email} />
+        <JoinSignedIn
+          token={token}
+          emailProof={emailProof}
+          account={me.data}
+          invitedEmail={offer.email}
+        />
       ) : (
-        <CreateAccount token={token} />
+        <CreateAccount token={token} emailProof={emailProof} />
       )}
     </Stack>
   );
@@ -69,10 +76,12 @@ export function AcceptInvitationRoute() {
 /** Signed in: one button adds the organisation to this account. */
 function JoinSignedIn({
   token,
+  emailProof,
   account,
   invitedEmail,
 }: {
   token: string;
+  emailProof: string;
   account: Account;
   invitedEmail: string;
 }) {
@@ -96,7 +105,12 @@ function JoinSignedIn({
         fullWidth
         disabled={!same}
         loading={join.isPending}
-        onClick={() => whenSettled(join.mutateAsync(), () => void navigate('/', { replace: true }))}
+        onClick={() =>
+          whenSettled(join.mutateAsync(emailProof), () => {
+            forgetInvitationProof();
+            void navigate('/', { replace: true });
+          })
+        }
       >
         Join the organisation
       </Button>
@@ -118,11 +132,9 @@ function JoinSignedIn({
 }
 
 /** Not signed in: create the account here, or sign in to the one you have and come back. */
-function CreateAccount({ token }: { token: string }) {
+function CreateAccount({ token, emailProof }: { token: string; emailProof: string }) {
   const navigate = useNavigate();
   const accept = useAcceptInvitation(token);
-  // The emailed link's fragment proves the address (SPEC §8f): the new account starts verified.
-  const emailProof = useFragmentToken();
   const form = useForm({
     initialValues: { name: '', password: '' },
     validate: {
@@ -149,7 +161,10 @@ function CreateAccount({ token }: { token: string }) {
               password: values.password,
               ...(emailProof === '' ? {} : { emailProof }),
             }),
-            () => void navigate('/', { replace: true }),
+            () => {
+              forgetInvitationProof();
+              void navigate('/', { replace: true });
+            },
           ),
         )}
       >

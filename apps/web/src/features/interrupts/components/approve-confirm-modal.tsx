@@ -1,6 +1,7 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Modal, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { JsonBlock } from '@/shared/components/json-block';
+import { useDialogMount } from '@/shared/components/dialog-mount';
 import { undecidedActions } from '../api/interrupts.queries';
 import { UNDO_SECONDS } from '../api/held-approvals';
 
@@ -18,10 +19,13 @@ export function ApproveConfirmModal({
   onClose: () => void;
   onConfirm: (it: InterruptResponse) => void;
 }) {
+  const dialog = useDialogMount(interrupt !== null);
+  if (!dialog.mounted) return null;
   const actions = interrupt ? undecidedActions(interrupt) : [];
   return (
     <Modal
-      opened={interrupt !== null}
+      opened={dialog.opened}
+      onExitTransitionEnd={dialog.onExitTransitionEnd}
       onClose={onClose}
       title={`Approve “${interrupt?.title ?? ''}”?`}
       size="lg"

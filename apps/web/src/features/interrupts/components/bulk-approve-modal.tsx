@@ -2,22 +2,28 @@ import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { UNDO_SECONDS } from '../api/held-approvals';
 import { undecidedActions } from '../api/interrupts.queries';
+import { useDialogMount } from '@/shared/components/dialog-mount';
 
 /** Bulk approve: the list scrolls inside the dialog so its buttons stay in view, whatever the selection. */
 export function BulkApproveModal({
   opened,
-  interrupts,
+  chosen,
   onClose,
   onConfirm,
 }: {
   opened: boolean;
-  interrupts: InterruptResponse[];
+  /** The interrupts to approve, read only while the dialog is mounted. */
+  chosen: () => InterruptResponse[];
   onClose: () => void;
   onConfirm: (interrupts: InterruptResponse[]) => void;
 }) {
+  const dialog = useDialogMount(opened);
+  if (!dialog.mounted) return null;
+  const interrupts = chosen();
   return (
     <Modal
-      opened={opened}
+      opened={dialog.opened}
+      onExitTransitionEnd={dialog.onExitTransitionEnd}
       onClose={onClose}
       title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}
     >

@@ -6,6 +6,7 @@ import { FormError } from '@/shared/components/form-error';
 import { useDecide, undecidedActions } from '../api/interrupts.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
 import { FormActions } from '@/shared/components/form-actions';
+import { useDialogMount } from '@/shared/components/dialog-mount';
 
 /** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */
 export function RejectModal({
@@ -17,6 +18,7 @@ export function RejectModal({
   onClose: () => void;
   onDone: (title: string) => void;
 }) {
+  const dialog = useDialogMount(interrupt !== null);
   const decide = useDecide();
   const [reason, setReason] = useState('');
   const reject = useMutation({
@@ -38,9 +40,11 @@ export function RejectModal({
     reject.reset();
     onClose();
   };
+  if (!dialog.mounted) return null;
   return (
     <Modal
-      opened={interrupt !== null}
+      opened={dialog.opened}
+      onExitTransitionEnd={dialog.onExitTransitionEnd}
       onClose={close}
       title={`Reject “${interrupt?.title ?? ''}”?`}
     >

@@ -184,7 +184,7 @@ export function InboxRoute() {
       />
       <BulkApproveModal
         opened={bulkOpen}
-        interrupts={selection.chosen()}
+        chosen={selection.chosen}
         onClose={() => setBulkOpen(false)}
         onConfirm={(chosen) => {
           setBulkOpen(false);

@@ -9,9 +9,11 @@ import {
   getOrganisation,
   getSingleSignOn,
   getTeamEscalationPolicy,
+  getTwoFactorRequirement,
   type Plan,
   putSingleSignOn,
   putSingleSignOnRequirement,
+  putTwoFactorRequirement,
   type PutSsoConnectionDto,
   replaceEscalationPolicy,
   replaceTeamEscalationPolicy,
@@ -141,5 +143,25 @@ export function useDeleteSsoSettings() {
   return useMutation({
     mutationFn: () => call(deleteSingleSignOn()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoSettingsKey }),
+  });
+}
+
+export const twoFactorRequirementKey = [...organisationKeys.all, 'two-factor-requirement'] as const;
+
+/** Whether the organisation requires two-factor sign-in of its members (SPEC §8f). */
+export function useTwoFactorRequirement() {
+  return useQuery({
+    queryKey: twoFactorRequirementKey,
+    queryFn: () => call(getTwoFactorRequirement()),
+  });
+}
+
+/** Turns "require two-factor sign-in for members" on or off (Owners only: the API says so otherwise). */
+export function usePutTwoFactorRequirement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (requireTwoFactor: boolean) =>
+      call(putTwoFactorRequirement({ body: { requireTwoFactor } })),
+    onSuccess: (saved) => queryClient.setQueryData(twoFactorRequirementKey, saved),
   });
 }

@@ -3,12 +3,15 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { MyOrganisation } from '@/shared/sign-in/me.queries';
+import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
 import { CreateOrganisationModal } from './create-organisation-modal';
 
 /**
  * The header's organisation switcher: the organisation this tab acts for and the person's role
- * in it; the others they belong to; creating another. Switching changes this tab only.
+ * in it; the others they belong to; creating another — not offered to a single sign-on session,
+ * which acts for its organisation only (the API would refuse it: SPEC §8f). Switching changes
+ * this tab only.
  */
 export function OrganisationSwitcher({
   current,
@@ -20,6 +23,7 @@ export function OrganisationSwitcher({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [creating, { open, close }] = useDisclosure(false);
+  const mayCreate = useSignInSession().data?.signedInWith !== 'single_sign_on';
   const choose = (organisation: MyOrganisation) => {
     if (organisation.id === current.id) return;
     // Where the person lands in the other organisation: its start page (an id on this page is not its).
@@ -82,12 +86,14 @@ export function OrganisationSwitcher({
               {organisation.id === current.id ? `✓ ${organisation.name}` : organisation.name}
             </Menu.Item>
           ))}
-          <Menu.Item
-            onClick={open}
-            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
-          >
-            Create organisation…
-          </Menu.Item>
+          {mayCreate && (
+            <Menu.Item
+              onClick={open}
+              style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+            >
+              Create organisation…
+            </Menu.Item>
+          )}
         </Menu.Dropdown>
       </Menu>
       <CreateOrganisationModal opened={creating} onClose={close} />

@@ -9,6 +9,7 @@ import { bytes, dateTime } from '@/shared/utils/format';
 import { describeDuration } from '@/shared/utils/duration';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';
+import { RequireTwoFactor } from '../components/require-two-factor';
 import { UsageBar } from '../components/usage-bar';
 
 const PLANS: Record<Plan, { name: string; summary: string }> = {
@@ -132,6 +133,7 @@ export function OrganisationRoute() {
             </Text>
           </Stack>
         </Paper>
+        <RequireTwoFactor />
       </SimpleGrid>
     </>
   );

@@ -129,6 +129,53 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     expect(JSON.stringify(suite.t.logs)).not.toContain(hook.secret.slice(6, 30));
   });
 
+  // Issue 29 §1.4: argus's decision is written as a member's is, so webhooks see it unchanged.
+  it('an interrupt argus answers as it opens delivers interrupt.decided and interrupt.answered, signed, decided by argus', async () => {
+    const r = await receiver();
+    const hook = await subscribe(r.url);
+    const rule = await http()
+      .post('/api/classification/rules')
+      .set('cookie', suite.owner.cookie)
+      .send({
+        name: 'Small refunds',
+        mode: 'enforce',
+        match: { actions: ['refund_small'] },
+        outcome: { type: 'approve' },
+      });
+    expect(rule.status).toBe(201);
+    const opened = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', suite.key)
+      .send({ title: 'Refund order 7', actionRequests: [{ name: 'refund_small' }] });
+    expect(opened.status).toBe(201);
+    expect(opened.body.status).toBe('answered');
+    await r.until(() => r.requests.length >= 3);
+
+    const events = r.events();
+    expect(events.map((e) => e.type)).toEqual([
+      'interrupt.created',
+      'interrupt.decided',
+      'interrupt.answered',
+    ]);
+    expect(events[0].data).toMatchObject({ id: opened.body.id, status: 'open', decisions: [] });
+    expect(events[1].data).toEqual(opened.body);
+    expect(events[2].data).toEqual(opened.body);
+    expect(events[2].data).toMatchObject({
+      status: 'answered',
+      decisions: [
+        {
+          actionName: 'refund_small',
+          decision: 'approve',
+          decidedBy: { type: 'argus', ruleId: rule.body.id, name: 'argus' },
+        },
+      ],
+    });
+    for (const [i, req] of r.requests.entries())
+      expect(verifyWithReference(req, hook.secret)).toEqual(events[i]);
+    const gone = await http().delete(`/api/webhooks/${hook.id}`).set('cookie', suite.owner.cookie);
+    expect(gone.status).toBe(204);
+  });
+
   it('retries a receiver that answers 500 twice: three attempts, the same webhook-id, growing gaps', async () => {
     const r = await receiver((_req, index) => ({ status: index < 2 ? 500 : 200 }));
     const hook = await subscribe(r.url, ['interrupt.created']);

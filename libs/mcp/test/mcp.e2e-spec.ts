@@ -199,6 +199,52 @@ describe.each<[string, Transport]>([
     expect(JSON.parse(textOf(await pending))).toEqual(result);
   });
 
+  it('request_approval returns at once what argus decided as the interrupt opened, with no person deciding', async () => {
+    // A rule for one fresh key only, so no other test's interrupts are decided by it.
+    const key = await createKey(runTag(`mcp-argus-${transport}-`));
+    const created = await raw('POST', '/api/classification/rules', {
+      headers: { cookie: live.memberCookie },
+      body: {
+        name: runTag('mcp '),
+        mode: 'enforce',
+        match: { actions: ['deploy'], keyIds: [key.id] },
+        outcome: { type: 'approve' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const ruleId = (created.body as { id: string }).id;
+    const agent = await connect(transport, key.key);
+    try {
+      // Nobody decides: were it left for a person, the call would answer pending after 30 s.
+      const result = outcome(
+        await call(agent, 'request_approval', {
+          title: runTag(`Deploy api 1.4.3 (${transport}) `),
+          actions: [{ name: 'deploy', args: { service: 'api' } }],
+          waitSeconds: 30,
+        }),
+      );
+      expect(result).toMatchObject({ status: 'answered', actionsAwaitingDecision: [] });
+      expect(result.decisions).toEqual([
+        {
+          action: 'deploy',
+          decision: 'approve',
+          decidedBy: 'argus',
+          decidedAt: expect.any(String),
+        },
+      ]);
+      expect(await interruptViaApi(result.interruptId, key.key)).toMatchObject({
+        status: 'answered',
+        decisions: [{ decidedBy: { type: 'argus', ruleId, name: 'argus' } }],
+      });
+    } finally {
+      await agent.close();
+      await raw('DELETE', `/api/classification/rules/${ruleId}`, {
+        headers: { cookie: live.memberCookie },
+      });
+      await revokeKey(key.id);
+    }
+  });
+
   it("permission_prompt answers in Claude Code's shape: allow as asked, allow as edited, deny with the member's message", async () => {
     const input = { command: 'ls /srv', description: 'List the deploy directory' };
     const cases: ['approve' | 'edit' | 'reject', Record<string, unknown>, unknown][] = [

@@ -15,7 +15,7 @@ import {
   MAX_DESCRIPTION_LENGTH,
   toLangGraphResume,
 } from '../src';
-import { decideWhenOpen, live, runTag } from './support/live-service';
+import { createKey, decideWhenOpen, live, raw, revokeKey, runTag } from './support/live-service';
 
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
 const wait = { pollInterval: 100, timeout: 120_000 };
@@ -283,5 +283,53 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
     ]);
     const done = await graph.invoke(new Command({ resume }), config);
     expect(done.log).toEqual(['refund:edit:{"amount":30}:null', 'notify:respond:null:Posted.']);
+  });
+
+  it('a payload of ours that argus approves as it opens: the graph resumes with no person deciding', async () => {
+    // A rule for one fresh key only, so no other test's interrupts are decided by it.
+    const key = await createKey(runTag('langgraph-argus-'));
+    const created = await raw('POST', '/api/classification/rules', {
+      headers: { cookie: live.memberCookie },
+      body: {
+        name: runTag('langgraph '),
+        mode: 'enforce',
+        match: { actions: ['refund'], keyIds: [key.id] },
+        outcome: { type: 'approve' },
+      },
+    });
+    expect(created.status).toBe(201);
+    try {
+      const graph = new StateGraph(State)
+        .addNode('refund', async () => {
+          const answer = interrupt(
+            interlockPayload({
+              title: 'Refund order 5678?',
+              actionRequests: [{ name: 'refund', args: { amount: 10 } }],
+            }),
+          );
+          return {
+            log: interlockDecisions(answer).map(
+              (d) => `${d.actionName}:${d.decision}:${d.decidedBy.type}`,
+            ),
+          };
+        })
+        .addEdge('__start__', 'refund')
+        .compile({ checkpointer: new MemorySaver() });
+      const thread = runTag('payload-argus-');
+      const config = { configurable: { thread_id: thread } };
+      const first = await graph.invoke({ log: [] }, config);
+      // No human plays here: a wait would time out.
+      const resume = await new Interlock({
+        apiKey: key.key,
+        baseURL: live.baseURL,
+      }).interrupts.reviewLangGraph(first, { externalId: thread, wait: { timeout: 5_000 } });
+      const done = await graph.invoke(new Command({ resume }), config);
+      expect(done.log).toEqual(['refund:approve:argus']);
+    } finally {
+      await raw('DELETE', `/api/classification/rules/${(created.body as { id: string }).id}`, {
+        headers: { cookie: live.memberCookie },
+      });
+      await revokeKey(key.id);
+    }
   });
 });

@@ -165,4 +165,58 @@ describe('InterruptRoute', () => {
     expect(within(panel).queryByRole('combobox', { name: 'Priority' })).toBeNull();
     expect(document.querySelector('[data-priority="high"]')).not.toBeNull();
   });
+  it('offers no "Approve all" when one undecided action does not allow approve, and offers it when every one does', async () => {
+    const mixed = anInterrupt({
+      actionRequests: [
+        anAction({ name: 'refund' }),
+        anAction({ name: 'notify', allowedDecisions: ['reject', 'respond'] }),
+        anAction({ name: 'close' }),
+      ],
+    });
+    const approvable = anInterrupt({
+      id: '0b9c6a52-5a3e-4e57-9d8e-4d2b6f2a1c03',
+      actionRequests: [anAction({ name: 'refund' }), anAction({ name: 'close' })],
+    });
+    server.use(
+      http.get(`${API}/interrupts/:id`, ({ params }) =>
+        HttpResponse.json({ ...(params.id === mixed.id ? mixed : approvable), session: null }),
+      ),
+    );
+    const first = page(mixed.id);
+    // Every card is there, and so is the shortcut line of the bar the button would be in.
+    expect(await screen.findAllByRole('region', { name: /^(refund|notify|close)$/ })).toHaveLength(
+      3,
+    );
+    await screen.findByText(/Keyboard, for the focused action/);
+    expect(screen.queryByRole('button', { name: /^Approve all/ })).toBeNull();
+    first.unmount();
+    page(approvable.id);
+    expect(
+      await screen.findByRole('button', { name: 'Approve all 2 actions' }),
+    ).toBeInTheDocument();
+  });
+
+  it('a shortcut acts on the focused action card, not the first undecided one', async () => {
+    const it = anInterrupt({
+      actionRequests: [
+        anAction({ name: 'refund' }),
+        anAction({ name: 'notify' }),
+        anAction({ name: 'close' }),
+      ],
+    });
+    const sent: unknown[] = [];
+    server.use(
+      http.get(`${API}/interrupts/:id`, () => HttpResponse.json({ ...it, session: null })),
+      http.post(`${API}/interrupts/:id/decisions`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(it);
+      }),
+    );
+    page(it.id);
+    const notify = await screen.findByRole('region', { name: 'notify' });
+    // Focus inside the second card (its heading takes focus, as after a decision).
+    within(notify).getByRole('heading', { name: 'notify' }).focus();
+    await userEvent.keyboard('a');
+    await waitFor(() => expect(sent).toEqual([{ actionName: 'notify', decision: 'approve' }]));
+  });
 });

@@ -70,16 +70,16 @@ const action = {
   allowedDecisions: ['approve', 'edit', 'reject', 'respond'] as const,
 };
 const now = Date.now();
-for (let i = 0; i < 2000; i++) planActions(compiled, [action], now);
+for (let i = 0; i < 2000; i++) planActions(compiled, [action], now, 1);
 // Honest about the case: the action is tested against every rule, and none matches.
-const [planned] = planActions(compiled, [action], now);
+const [planned] = planActions(compiled, [action], now, 1);
 if (planned.receipts.length > 0) throw new Error('a rule matched the measured action');
 const wall = new Float64Array(ITERATIONS);
 const cpu = new Float64Array(ITERATIONS);
 for (let i = 0; i < ITERATIONS; i++) {
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  planActions(compiled, [action], now);
+  planActions(compiled, [action], now, 1);
   wall[i] = performance.now() - start;
   const used = process.cpuUsage(cpuStart);
   cpu[i] = (used.user + used.system) / 1000;

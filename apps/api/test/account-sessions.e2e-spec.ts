@@ -19,6 +19,18 @@ describe('sign-in sessions: the list in Settings → Security, ending them, the 
     return sessionCookieOf(res);
   }
 
+  /** A new owner signed in a second time (the phone): its cookie and its session's id. */
+  async function signedInOnPhone() {
+    const ada = await signUpOwner(t.app.getHttpServer());
+    const phone = await signInAs(ada, 'Safari on the phone');
+    // A new session records no browser before its first recorded use.
+    const [{ id: phoneId }] = await db().query(
+      `SELECT id FROM sign_in_sessions WHERE user_id = $1 AND user_agent IS NULL ORDER BY created_at DESC LIMIT 1`,
+      [ada.memberId],
+    );
+    return { ada, phone, phoneId: phoneId as string };
+  }
+
   const list = (cookie: string, userAgent = 'Firefox on the laptop') =>
     http().get('/api/me/sessions').set('cookie', cookie).set('user-agent', userAgent);
 
@@ -139,12 +151,7 @@ describe('sign-in sessions: the list in Settings → Security, ending them, the 
   });
 
   it('ends a session unused for the idle timeout, and records each use (at most once a minute)', async () => {
-    const ada = await signUpOwner(t.app.getHttpServer());
-    const phone = await signInAs(ada, 'Safari on the phone');
-    const [{ id: phoneId }] = await db().query(
-      `SELECT id FROM sign_in_sessions WHERE user_id = $1 AND user_agent IS NULL ORDER BY created_at DESC LIMIT 1`,
-      [ada.memberId],
-    );
+    const { ada, phone, phoneId } = await signedInOnPhone();
     // A use two minutes ago is recorded again now; one 20 s ago is not rewritten.
     await db().query(
       `UPDATE sign_in_sessions SET last_used_at = now() - interval '2 minutes', user_agent = 'Safari on the phone' WHERE id = $1`,
@@ -176,6 +183,44 @@ describe('sign-in sessions: the list in Settings → Security, ending them, the 
       [phoneId],
     );
     expect((await list(phone, 'Safari on the phone')).status).toBe(401);
+    expect(
+      ((await list(ada.cookie)).body.sessions as { id: string }[]).map((s) => s.id),
+    ).not.toContain(phoneId);
+  });
+
+  it('ends a session at its absolute 30 days even when it was used a moment ago', async () => {
+    const { ada, phone, phoneId } = await signedInOnPhone();
+    // Signed in 30 days less a minute ago, used 10 s ago: well within the idle window, and
+    // its list entry ends at the absolute end (sooner than the idle one).
+    await db().query(
+      `UPDATE sign_in_sessions
+          SET created_at = now() - interval '30 days' + interval '1 minute',
+              expires_at = now() + interval '1 minute',
+              last_used_at = now() - interval '10 seconds',
+              user_agent = 'Safari on the phone'
+        WHERE id = $1`,
+      [phoneId],
+    );
+    expect((await list(phone, 'Safari on the phone')).status).toBe(200);
+    const [row] = await db().query(`SELECT expires_at FROM sign_in_sessions WHERE id = $1`, [
+      phoneId,
+    ]);
+    const listed = (
+      (await list(ada.cookie)).body.sessions as { id: string; endsAt: string }[]
+    ).find((s) => s.id === phoneId);
+    expect(listed && Date.parse(listed.endsAt)).toBe((row.expires_at as Date).getTime());
+
+    // Two minutes on: past the absolute end, though used 10 s ago.
+    await db().query(
+      `UPDATE sign_in_sessions
+          SET created_at = now() - interval '30 days' - interval '1 minute',
+              expires_at = now() - interval '1 minute',
+              last_used_at = now() - interval '10 seconds'
+        WHERE id = $1`,
+      [phoneId],
+    );
+    expect((await list(phone, 'Safari on the phone')).status).toBe(401);
+    expect((await http().get('/api/me').set('cookie', phone)).status).toBe(401);
     expect(
       ((await list(ada.cookie)).body.sessions as { id: string }[]).map((s) => s.id),
     ).not.toContain(phoneId);

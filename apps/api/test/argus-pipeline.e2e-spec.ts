@@ -104,6 +104,7 @@ describe('argus in POST /api/interrupts', () => {
     expect(log[1].metadata).toEqual({
       actionName: 'refund',
       ruleIds: [ruleId],
+      policyVersion: 1,
       mode: 'enforce',
       outcome: 'approve',
       enforced: true,
@@ -153,6 +154,7 @@ describe('argus in POST /api/interrupts', () => {
     expect(log[1].metadata).toEqual({
       actionName: 'drop_index',
       ruleIds: [ruleId],
+      policyVersion: 1,
       mode: 'enforce',
       outcome: 'reject',
       enforced: false,
@@ -199,6 +201,7 @@ describe('argus in POST /api/interrupts', () => {
     expect(stagingLog[1].metadata).toEqual({
       actionName: 'deploy',
       ruleIds: [shadow],
+      policyVersion: 3,
       mode: 'shadow',
       outcome: 'reject',
       enforced: false,
@@ -215,6 +218,7 @@ describe('argus in POST /api/interrupts', () => {
     expect(prodLog[2].metadata).toEqual({
       actionName: 'deploy',
       ruleIds: [human],
+      policyVersion: 3,
       mode: 'enforce',
       outcome: 'require_human',
       enforced: true,
@@ -227,6 +231,22 @@ describe('argus in POST /api/interrupts', () => {
       .send({ mode: 'off' });
     const after = await open(org, [{ name: 'deploy' }], 'Deploy to staging');
     expect(after.body.status).toBe('open');
+    // The change raised the organisation's version: receipts from then on carry the new one.
+    const afterLog = await entries(org, after.body.id);
+    expect(afterLog.map((e) => [e.action, e.metadata])).toEqual([
+      ['interrupt.created', expect.anything()],
+      [
+        'classification.shadowed',
+        {
+          actionName: 'deploy',
+          ruleIds: [shadow],
+          policyVersion: 4,
+          mode: 'shadow',
+          outcome: 'reject',
+          enforced: false,
+        },
+      ],
+    ]);
   });
 
   it('decides some actions and leaves the rest; a route assigns and escalates', async () => {

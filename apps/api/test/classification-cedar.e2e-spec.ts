@@ -92,6 +92,7 @@ forbid(principal, action, resource) when { resource.name == "wire" };`;
         {
           actionName: 'refund',
           ruleIds: [res.body.id],
+          policyVersion: 1,
           mode: 'shadow',
           outcome: 'approve',
           enforced: false,
@@ -121,6 +122,7 @@ forbid(principal, action, resource) when { resource.name == "wire" };`;
         {
           actionName: 'refund',
           ruleIds: [ruleId],
+          policyVersion: 3,
           mode: 'enforce',
           outcome: 'approve',
           enforced: true,
@@ -165,5 +167,56 @@ forbid(principal, action, resource) when { resource.name == "wire" };`;
       ['reject', 'Wire transfers always need a person.'],
       ['approve', null],
     ]);
+  });
+
+  it('fails closed when a valid policy fails at evaluation: a person decides, later rules do not, and the receipt says why', async () => {
+    // A fresh organisation: the rule of the test above stays enforced in the first one.
+    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Grace Hopper' });
+    ({ key } = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'agent' }));
+    // Valid for the schema (it passes strict validation on save), but the addition overflows a
+    // 64-bit integer for any amount above 0: an error of the engine at evaluation time.
+    const overflowing = `@id("overflowing")
+permit(principal, action, resource)
+when { resource.numbers.hasTag("amount") && resource.numbers.getTag("amount") + 9223372036854775807 > 0 };`;
+    const policyRule = await create({
+      name: 'Overflowing policy',
+      priority: 1,
+      outcome: { type: 'policy', policy: overflowing },
+    });
+    expect(policyRule.status).toBe(201);
+    // A later rule that would approve the action: an evaluation error must not let it decide.
+    const approveAll = await create({
+      name: 'Approve refunds',
+      priority: 2,
+      outcome: { type: 'approve' },
+    });
+    expect(approveAll.status).toBe(201);
+
+    const failing = await open('refund', { amount: 5 });
+    expect(failing.status).toBe('open');
+    expect(failing.decisions).toEqual([]);
+    expect(await receipts(failing.id)).toEqual([
+      [
+        'classification.applied',
+        {
+          actionName: 'refund',
+          ruleIds: [policyRule.body.id],
+          policyVersion: 2,
+          mode: 'enforce',
+          outcome: 'require_human',
+          enforced: true,
+          skipped: 'policy_error',
+          error:
+            'policy overflowing: integer overflow while attempting to add the values `5` and `9223372036854775807`',
+        },
+      ],
+    ]);
+    // The same policy where it does not overflow decides as written: the error was the evaluation's.
+    const fine = await open('refund', { amount: 0 });
+    expect(fine.status).toBe('answered');
+    expect(fine.decisions[0]).toMatchObject({
+      decision: 'approve',
+      decidedBy: { type: 'argus', ruleId: policyRule.body.id, name: 'argus' },
+    });
   });
 });

@@ -224,6 +224,7 @@ describe('the external classifier', () => {
       {
         actionName: 'deploy',
         ruleIds: [reject],
+        policyVersion: 3,
         mode: 'enforce',
         outcome: 'reject',
         enforced: true,
@@ -284,6 +285,7 @@ describe('the external classifier', () => {
         {
           actionName: 'refund',
           ruleIds: [approve],
+          policyVersion: 2,
           mode: 'enforce',
           outcome: 'approve',
           enforced: false,

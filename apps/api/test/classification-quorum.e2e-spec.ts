@@ -107,6 +107,7 @@ describe('argus routes set the quorum (requiredApprovals, approverTeam)', () => 
         metadata: {
           actionName: 'pay',
           ruleIds: [saved.body.id],
+          policyVersion: 1,
           mode: 'enforce',
           outcome: 'route',
           enforced: true,
@@ -164,6 +165,7 @@ describe('argus routes set the quorum (requiredApprovals, approverTeam)', () => 
         metadata: {
           actionName: 'transfer',
           ruleIds: [saved.body.id],
+          policyVersion: 2,
           mode: 'shadow',
           outcome: 'route',
           enforced: false,

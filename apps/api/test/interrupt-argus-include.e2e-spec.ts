@@ -103,6 +103,7 @@ describe('GET /api/interrupts/{id}?include=argus', () => {
     expect(argus[0].metadata).toEqual({
       actionName: 'refund',
       ruleIds: [approve],
+      policyVersion: 3,
       mode: 'enforce',
       outcome: 'approve',
       enforced: true,
@@ -110,6 +111,7 @@ describe('GET /api/interrupts/{id}?include=argus', () => {
     expect(argus[1].metadata).toEqual({
       actionName: 'export',
       ruleIds: [watch],
+      policyVersion: 3,
       mode: 'shadow',
       outcome: 'reject',
       enforced: false,

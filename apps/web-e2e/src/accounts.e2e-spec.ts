@@ -152,6 +152,48 @@ test.describe('Accounts', () => {
     await api('GET', '/api/me', { cookie: phoneCookie, expect: [401] });
   });
 
+  test('Settings → Security: "Sign out everywhere else" signs the other browser out at its next request', async ({
+    page,
+    browser,
+  }) => {
+    const ada = await signUpOwner('everywhere');
+    await signIn(page, ada);
+    // The same person signed in on the sign-in page of a second browser.
+    const laptop = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    try {
+      const other = await laptop.newPage();
+      await other.goto('/sign-in');
+      await signInOnPage(other, ada.email, ada.password);
+
+      await page.goto('/settings/security');
+      const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+      // A header row, this browser and the other one.
+      await expect(sessions.getByRole('row')).toHaveCount(3);
+      await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('Your other session ends; you stay signed in here.');
+      await dialog.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      await expect(sessions.getByRole('row')).toHaveCount(2);
+      await expect(sessions.getByText('This browser')).toBeVisible();
+      await expect(
+        sessions.getByRole('button', { name: 'Sign out everywhere else' }),
+      ).toBeDisabled();
+
+      // The other browser's next request (opening Settings → Security in the page it has) is
+      // refused, and it is sent to sign in.
+      await other.getByRole('button', { name: `Account: ${ada.name}` }).click();
+      await other.getByRole('menuitem', { name: 'Security' }).click();
+      await expect(other).toHaveURL(/\/sign-in/);
+      await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+
+      // This one is still signed in.
+      await page.reload();
+      await expect(sessions.getByText('This browser')).toBeVisible();
+    } finally {
+      await laptop.close();
+    }
+  });
+
   test('verify my email address: Settings → Security says it is not, emails a link, and the link verifies', async ({
     page,
   }) => {

@@ -569,3 +569,57 @@ test('argus: the suggestion on the interrupt page, created where the person deci
     name: 'argus',
   });
 });
+
+// Issue 29 §1.2: Cedar text written in the editor is checked when it is saved, and a refusal
+// shows the API's words with the line and column of the problem; fixed, it saves.
+test('argus: Cedar policies in the editor — a syntax error shown with its line and column, fixed, saved', async ({
+  pageFor,
+}) => {
+  const owner = await signUpOwner(unique('cedar'));
+  const page = await pageFor(owner);
+  await page.goto('/settings/classification/new');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Wires need a person');
+  await page.getByRole('combobox', { name: 'Action names' }).fill('wire');
+  await page.getByRole('combobox', { name: 'Action names' }).press('Enter');
+  await page.getByRole('combobox', { name: 'Outcome' }).click();
+  await page.getByRole('option', { name: 'Cedar policies decide' }).click();
+  const cedar = page.getByRole('textbox', { name: 'Cedar policies' });
+  // Line 2 compares with nothing.
+  await cedar.fill(
+    '@message("Wire transfers need a person.")\nforbid(principal, action, resource) when { resource.name == };',
+  );
+  const refused = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().endsWith('/api/classification/rules'),
+  );
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  const refusal = await refused;
+  expect(refusal.status()).toBe(400);
+  const { message } = (await refusal.json()) as { message: string };
+  expect(message).toMatch(/^outcome\.policy: line 2, column 61: unexpected token `\}`/);
+  // The editor shows exactly what the API said, and stays on the new rule.
+  await expect(page.getByRole('form', { name: 'Rule' }).getByRole('alert')).toHaveText(message);
+  await expect(page).toHaveURL(/\/settings\/classification\/new$/);
+
+  await cedar.fill(
+    '@message("Wire transfers need a person.")\nforbid(principal, action, resource) when { resource.name == "wire" };',
+  );
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page).toHaveURL(/\/settings\/classification\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('form', { name: 'Rule' }).getByRole('alert')).toHaveCount(0);
+  const ruleId = page.url().split('/').pop() as string;
+  const { body: saved } = await api<{ outcome: { type: string; policy: string } }>(
+    'GET',
+    `/api/classification/rules/${ruleId}`,
+    { cookie: owner.cookie },
+  );
+  expect(saved.outcome).toEqual({
+    type: 'policy',
+    policy:
+      '@message("Wire transfers need a person.")\nforbid(principal, action, resource) when { resource.name == "wire" };',
+  });
+  // The saved rule reopens with its policies in the editor.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Cedar policies' })).toHaveValue(
+    saved.outcome.policy,
+  );
+});

@@ -11,6 +11,7 @@ import {
   TABLET,
 } from './support/layout';
 import { startOidcProvider } from './support/oidc-provider';
+import { receivedMail } from './support/mail';
 import { addMember, api, baseURL, unique } from './support/service';
 
 /**
@@ -198,7 +199,46 @@ test.describe('Every page with stress content', () => {
     test.use({ storageState: { cookies: [], origins: [] } });
 
     test('the sign-in pages fit a phone, a tablet and a desktop', async ({ page }) => {
-      test.setTimeout(180_000);
+      // 12 pages at three sizes, and an emailed link to wait for.
+      test.setTimeout(420_000);
+      const word = unique('public').replace('-', '');
+      // An invitation to an organisation whose owner's name is as long as sign-up allows, to an
+      // address as long as the contract allows.
+      const owner = await signUpOwner('public', `Owner${'W'.repeat(95)}`);
+      const as = { cookie: owner.cookie };
+      const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+        'GET',
+        '/api/roles',
+        as,
+      );
+      const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
+        ...as,
+        body: {
+          email: `${'i'.repeat(64)}@${'e'.repeat(60)}.example.com`,
+          roleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
+        },
+      });
+      // The single-use decision link a notification carries (the page opened from an email on a
+      // phone), for an interrupt whose title, action and args have no spaces.
+      await api('PATCH', '/api/notifications/settings', { ...as, body: { tokenActions: true } });
+      const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+        ...as,
+        body: { name: 'public-pages', expiry: 'never' },
+      });
+      await new Interlock({ apiKey: key.key, baseURL }).interrupts.create({
+        title: `${word}${'x'.repeat(180)}`,
+        description: `https://example.com/${'a'.repeat(2_000)}`,
+        actionRequests: [
+          { name: `deploy_${'y'.repeat(120)}`, args: { path: `/var/${'q'.repeat(400)}` } },
+        ],
+      });
+      const mail = await receivedMail(owner.email, word);
+      const decide = [...(mail.html as string).matchAll(/href="([^"]+)"/g)]
+        .map((m) => m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='))
+        .find((href) => href.includes('/decide#'));
+      expect(decide, 'the notification carries a decision link').toBeDefined();
+      const decideUrl = new URL(decide as string);
+      const madeUp = 'A'.repeat(43);
       const pages: [name: string, path: string][] = [
         ['sign-in', '/sign-in'],
         ['sign-in-sso', '/sign-in/sso'],
@@ -207,6 +247,15 @@ test.describe('Every page with stress content', () => {
         // The email change links' pages, with a token the service never sent: refused / the form.
         ['confirm-email-change', `/confirm-email-change#${'A'.repeat(43)}`],
         ['undo-email-change', `/undo-email-change#${'A'.repeat(43)}`],
+        ['sign-up', '/sign-up'],
+        // The emailed links' pages with a token the service never sent: each says so. (A real
+        // sign-up or verification link is used up by opening it; the reset form is the same page.)
+        ['complete-sign-up', `/complete-sign-up#${madeUp}`],
+        ['complete-sign-up-no-link', '/complete-sign-up'],
+        ['reset-password', `/reset-password#${madeUp}`],
+        ['verify-email', `/verify-email#${madeUp}`],
+        ['invitation', `/invitations/${invitation.token}`],
+        ['decide', `${decideUrl.pathname}${decideUrl.hash}`],
       ];
       // Public pages: a centred card, no header.
       await visitAtEverySize(page, pages, { header: false });

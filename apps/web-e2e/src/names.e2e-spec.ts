@@ -103,11 +103,15 @@ test.describe('Names people understand', () => {
     await expect(region.locator('[data-argus-receipt]')).toHaveText([
       'Rule Small refunds enforce approved it.',
     ]);
-    const badge = page
-      .locator('[data-action-card="refund"]')
-      .locator('[title^="Decided automatically by argus."]');
+    // Reached by the keyboard, not only by a pointer (a `title` reaches the mouse alone).
+    const badge = page.locator('[data-action-card="refund"]').locator('[data-argus-decider]');
     await expect(badge).toHaveText('argus');
-    await expect(badge).toHaveAttribute('title', ARGUS_SENTENCE);
+    await badge.focus();
+    await expect(badge).toBeFocused();
+    await expect(page.getByRole('tooltip')).toContainText('Decided automatically by argus.');
+    await expect(page.getByRole('tooltip')).toContainText(ARGUS_SENTENCE);
+    await expect(badge).toHaveAccessibleDescription(ARGUS_SENTENCE);
+    await badge.blur();
 
     // The inbox row: what argus did as a badge, its rule by name on hover.
     await page.goto('/inbox?tab=answered');
@@ -124,6 +128,8 @@ test.describe('Names people understand', () => {
     await expect(entries).toContainText('classification.applied');
     const actor = entries.locator('[data-argus-actor]').first();
     await expect(actor).toHaveText('argus: your classification rules');
-    await expect(actor).toHaveAttribute('title', ARGUS_SENTENCE);
+    await actor.focus();
+    await expect(actor).toBeFocused();
+    await expect(page.getByRole('tooltip')).toContainText(ARGUS_SENTENCE);
   });
 });

@@ -157,4 +157,41 @@ test.describe('On a phone (390×844)', () => {
     );
     expect(final.decisions).toHaveLength(2);
   });
+  test('a status badge keeps its whole word beside a title without spaces', async ({ pageFor }) => {
+    const owner = await signUpOwner('badge');
+    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: 'badge-agent', expiry: 'never' },
+    });
+    const agent = new Interlock({ apiKey: key.key, baseURL });
+    // The inbox shows a status badge on the rows closed without a decision: withdrawn here.
+    const withdrawn = await agent.interrupts.create({
+      title: `withdrawn${'x'.repeat(180)}`,
+      actionRequests: [
+        { name: `deploy_${'y'.repeat(120)}`, args: { path: `/var/${'q'.repeat(400)}` } },
+      ],
+    });
+    const cancelled = await fetch(`${baseURL}/api/interrupts/${withdrawn.id}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+      body: JSON.stringify({}),
+    });
+    expect(cancelled.status).toBeLessThan(300);
+
+    const page = await pageFor(owner);
+    await page.setViewportSize(PHONE);
+    await page.goto('/inbox?tab=answered&closed=withdrawn');
+    const badge = page
+      .getByRole('table', { name: 'Interrupts' })
+      .getByText('Withdrawn', { exact: true });
+    await expect(badge).toBeVisible();
+    // The overflow check skips text cut off with an ellipsis: measure the badge itself. The
+    // word's own box and the badge around it each hold their whole text.
+    const clipped = await badge.evaluate((label) =>
+      [label, label.parentElement as HTMLElement]
+        .filter((el) => el.scrollWidth > el.clientWidth)
+        .map((el) => `${el.className}: ${el.scrollWidth} px of text in ${el.clientWidth} px`),
+    );
+    expect(clipped, `the Withdrawn badge at ${PHONE.width} px`).toEqual([]);
+  });
 });

@@ -60,6 +60,8 @@ export type ClassificationRuleSnapshot = {
 export type ClassificationReceipt = {
   actionName: string;
   ruleIds: string[];
+  /** The organisation's rules-and-classifier version the evaluation used (SPEC §8d, `classification_versions`). */
+  policyVersion: number;
   mode: 'shadow' | 'enforce';
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
   enforced: boolean;

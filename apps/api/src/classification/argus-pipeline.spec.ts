@@ -35,7 +35,7 @@ describe('matchesOf', () => {
   );
 
   it('a shadow approve or reject decides when the action allows it; a route never; an applied enforce rule decides', () => {
-    expect(matchesOf(planActions(rules, [action(['approve', 'reject'])], NOW))).toEqual([
+    expect(matchesOf(planActions(rules, [action(['approve', 'reject'])], NOW, 1))).toEqual([
       {
         ruleId: shadowApprove.id,
         actionName: 'refund',
@@ -69,13 +69,13 @@ describe('matchesOf', () => {
 
   it('a decision the action does not allow is not decided, in either mode', () => {
     expect(
-      matchesOf(planActions(rules, [action(['reject', 'respond'])], NOW)).map((m) => m.decides),
+      matchesOf(planActions(rules, [action(['reject', 'respond'])], NOW, 1)).map((m) => m.decides),
     ).toEqual([false, false, true, false]);
   });
 
   it('the circuit breaker: the enforced rule did not decide', () => {
     expect(
-      matchesOf(withoutDecisions(planActions(rules, [action(['approve'])], NOW))).map(
+      matchesOf(withoutDecisions(planActions(rules, [action(['approve'])], NOW, 1))).map(
         (m) => m.decides,
       ),
     ).toEqual([true, false, false, false]);
@@ -88,7 +88,11 @@ describe('ArgusPipeline.plan', () => {
   const pipelineWith = (rules: StoredRule[]) =>
     new ArgusPipeline(
       {
-        snapshot: async () => ({ rules: sortRules(rules.map(compileRule)), classifier: null }),
+        snapshot: async () => ({
+          rules: sortRules(rules.map(compileRule)),
+          classifier: null,
+          policyVersion: 7,
+        }),
       } as unknown as RuleCache,
       undefined as never,
       undefined as never,
@@ -107,7 +111,7 @@ describe('ArgusPipeline.plan', () => {
     expect(plan).toEqual({ ok: true, actions: [], risk: null, labels: [] });
   });
 
-  it('a rule matches one action: a plan for each action, in order', async () => {
+  it('a rule matches one action: a plan for each action, in order, its receipt with the version the rules were read at', async () => {
     const plan = await pipelineWith([rule({ match: { actions: ['export'] } })]).plan(
       'org',
       [action(['approve']), exportAction],
@@ -118,5 +122,6 @@ describe('ArgusPipeline.plan', () => {
       ['refund', undefined],
       ['export', 'approve'],
     ]);
+    expect(plan.ok && plan.actions[1].receipts.map((r) => r.metadata.policyVersion)).toEqual([7]);
   });
 });

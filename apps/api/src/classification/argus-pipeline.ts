@@ -75,10 +75,16 @@ export interface InterruptToClassify {
   keyName: string;
 }
 
-function receipt(rule: AppliedRule, actionName: string, enforced: boolean): ClassificationReceipt {
+function receipt(
+  rule: AppliedRule,
+  actionName: string,
+  enforced: boolean,
+  policyVersion: number,
+): ClassificationReceipt {
   return {
     actionName,
     ruleIds: [rule.id],
+    policyVersion,
     mode: rule.mode === 'enforce' ? 'enforce' : 'shadow',
     outcome: rule.outcome.type,
     enforced,
@@ -143,11 +149,15 @@ export function rulesToPause(
     .map((c) => c.rule);
 }
 
-/** Plans every action against compiled rules: pure, and the dry run's engine as well. */
+/**
+ * Plans every action against compiled rules: pure, and the dry run's engine as well.
+ * `policyVersion`: the organisation's version the rules were read at (`ArgusSnapshot`), for the receipts.
+ */
 export function planActions(
   rules: readonly CompiledRule[],
   actions: readonly ActionToClassify[],
   now: number,
+  policyVersion: number,
 ): ActionPlan[] {
   return actions.map((action) => {
     const evaluation = evaluateAction(rules, action, now);
@@ -156,13 +166,13 @@ export function planActions(
       allowedDecisions: action.allowedDecisions,
       receipts: evaluation.shadowed.map((rule) => ({
         action: 'classification.shadowed' as const,
-        metadata: receipt(rule, action.actionName, false),
+        metadata: receipt(rule, action.actionName, false, policyVersion),
       })),
     };
     const rule = evaluation.enforced;
     if (rule === undefined) return plan;
     const outcome = rule.outcome;
-    const applied = receipt(rule, action.actionName, true);
+    const applied = receipt(rule, action.actionName, true, policyVersion);
     if (outcome.type === 'approve' || outcome.type === 'reject') {
       // Argus never takes a decision the action does not allow: it goes to a person instead.
       if (action.allowedDecisions.includes(outcome.type)) {
@@ -205,10 +215,10 @@ export class ArgusPipeline {
     now = Date.now(),
   ): Promise<ArgusPlan> {
     try {
-      const { rules, classifier } = await this.cache.snapshot(organisationId, now);
+      const { rules, classifier, policyVersion } = await this.cache.snapshot(organisationId, now);
       if (classifier === null) {
         if (rules.length === 0) return { ok: true, actions: [], risk: null, labels: [] };
-        const planned = planActions(rules, actions, now);
+        const planned = planActions(rules, actions, now, policyVersion);
         // No rule matched any action: nothing to record, decide or re-read (an empty plan, as
         // for an organisation without rules — the POST costs what it costs without them).
         const matched = planned.some((a) => a.receipts.length > 0);
@@ -233,7 +243,7 @@ export class ArgusPipeline {
       const answered = results.flatMap((r) => (r.ok ? [r] : []));
       return {
         ok: true,
-        actions: withClassifier(planActions(rules, facts, now), results),
+        actions: withClassifier(planActions(rules, facts, now, policyVersion), results),
         risk: highestRisk(answered.map((r) => r.risk)),
         labels: [...new Set(answered.flatMap((r) => r.labels))],
       };

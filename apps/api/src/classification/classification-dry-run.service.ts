@@ -133,7 +133,7 @@ export class ClassificationDryRunService {
     if (classifier === null || !ask) {
       const asked: Asked = classifier === null ? 'none' : 'not_asked';
       return cases.map((c) => {
-        const plans = planActions(rules, c.actions, now);
+        const plans = planActions(rules, c.actions, now, snapshot.policyVersion);
         return {
           interruptId: c.interruptId,
           title: c.title,
@@ -161,7 +161,10 @@ export class ClassificationDryRunService {
           const r = results[i];
           return r.ok ? { ...a, risk: r.risk, labels: r.labels } : a;
         });
-        const plans = withClassifier(planActions(rules, facts, now), results);
+        const plans = withClassifier(
+          planActions(rules, facts, now, snapshot.policyVersion),
+          results,
+        );
         return {
           interruptId: c.interruptId,
           title: c.title,

@@ -17,6 +17,11 @@ export interface ArgusSnapshot {
   rules: readonly CompiledRule[];
   /** The enabled external classifier; null: none. */
   classifier: CachedClassifier | null;
+  /**
+   * The organisation's rules-and-classifier version these were read at (`classification_versions`,
+   * 0 before its first write): every receipt of an evaluation with them carries it (SPEC §8d).
+   */
+  policyVersion: number;
 }
 
 interface Entry {
@@ -140,7 +145,11 @@ export class RuleCache implements OnModuleDestroy {
       this.classifiers?.load(this.dataSource, organisationId),
     ]);
     return {
-      snapshot: { rules: sortRules(rows.map(compileRule)), classifier: classifier ?? null },
+      snapshot: {
+        rules: sortRules(rows.map(compileRule)),
+        classifier: classifier ?? null,
+        policyVersion: Number(version),
+      },
       version,
     };
   }

@@ -1348,7 +1348,7 @@ export type InterruptDetailResponse = {
     actionRequests: Array<ActionRequestResponse>;
     answeredAt: string | null;
     /**
-     * With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+     * With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, policyVersion, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
      */
     argus?: Array<InterruptHistoryEntry>;
     assignee: Assignee | null;

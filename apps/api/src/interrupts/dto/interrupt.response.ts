@@ -570,7 +570,7 @@ export class InterruptDetailResponse extends InterruptResponse {
     type: [InterruptHistoryEntry],
     description:
       'With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts ' +
-      '(classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), ' +
+      '(classification.applied / classification.shadowed, metadata {actionName, ruleIds, policyVersion, mode, outcome, enforced, skipped?, policyIds?, error?}), ' +
       'classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. ' +
       `Needs only interrupt.read (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
   })

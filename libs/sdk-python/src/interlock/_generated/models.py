@@ -4098,7 +4098,7 @@ class InterruptDetailResponse(InterlockModel):
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     argus: Optional[list[InterruptHistoryEntry]] = None
     """
-    With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+    With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, policyVersion, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
     """
     assignee: Optional[Assignee] = Field(...)
     classifier_labels: Optional[list[str]] = Field(None, alias='classifierLabels')

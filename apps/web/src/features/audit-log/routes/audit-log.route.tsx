@@ -9,7 +9,7 @@ import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
-import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
+import { ArgusTerm } from '@/shared/components/argus-term';
 import { filtersFromParams } from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
 import { useActorChoices, useTargetChoices } from '../api/audit-names.queries';
@@ -148,9 +148,11 @@ export function AuditLogRoute() {
                       <Text size="sm">{entry.actorName}</Text>
                       {entry.actorType === 'argus' ? (
                         // What argus is, where its entries appear (issue 31 §5).
-                        <Text size="xs" c="dimmed" title={ARGUS_IN_WORDS} data-argus-actor="">
-                          argus: your classification rules
-                        </Text>
+                        <ArgusTerm data-argus-actor="">
+                          <Text span size="xs" c="dimmed">
+                            argus: your classification rules
+                          </Text>
+                        </ArgusTerm>
                       ) : (
                         <Text size="xs" c="dimmed">
                           {entry.actorType}

@@ -1,7 +1,12 @@
-import type { CreateClassificationRuleDto, DryRunDto } from '@interlock/api-client';
+import type {
+  ClassificationRuleStatsResponse,
+  CreateClassificationRuleDto,
+  DryRunDto,
+} from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { Route, Routes } from 'react-router';
 import { aRule, aSignInSession } from '@/test/fixtures';
 import { renderWithApp } from '@/test/render';
 import { API, server } from '@/test/server';
@@ -148,5 +153,88 @@ describe('RuleEditorRoute', () => {
       requiredApprovals: 2,
       approverTeam: { teamId: FINANCE },
     });
+  }, 60_000);
+
+  it("a saved rule's page lists its shadow disagreements: each interrupt, action, what the rule would have done and what the person did", async () => {
+    serveEditor();
+    const rule = aRule({ name: 'Small refunds', mode: 'shadow' });
+    const REFUND_7 = '0b9c6a52-5a3e-4e57-9d8e-4d2b6f2a1c07';
+    const REFUND_9 = '0b9c6a52-5a3e-4e57-9d8e-4d2b6f2a1c09';
+    const stats: ClassificationRuleStatsResponse = {
+      ruleId: rule.id,
+      shadow: { matched: 5, wouldDecide: 4, decidedByPeople: 3, agreed: 1 },
+      enforce: { matched: 0, decided: 0 },
+      lastMatchedAt: '2026-11-27T10:00:00.000Z',
+      disagreements: [
+        {
+          interruptId: REFUND_9,
+          title: 'Refund order 9',
+          actionName: 'refund',
+          outcome: 'approve',
+          decision: 'reject',
+          decidedByName: 'Ada Lovelace',
+          decidedAt: '2026-11-27T09:00:00.000Z',
+        },
+        {
+          interruptId: REFUND_7,
+          title: 'Refund order 7',
+          actionName: 'notify_customer',
+          outcome: 'reject',
+          decision: 'approve',
+          decidedByName: null,
+          decidedAt: '2026-11-26T09:00:00.000Z',
+        },
+      ],
+    };
+    server.use(
+      http.get(`${API}/classification/rules/:id`, ({ params }) =>
+        params.id === rule.id
+          ? HttpResponse.json(rule)
+          : HttpResponse.json({ statusCode: 404 }, { status: 404 }),
+      ),
+      http.get(`${API}/classification/rules/:id/stats`, ({ params }) =>
+        params.id === rule.id
+          ? HttpResponse.json(stats)
+          : HttpResponse.json({ statusCode: 404 }, { status: 404 }),
+      ),
+    );
+    renderWithApp(
+      <Routes>
+        <Route path="/settings/classification/:ruleId" element={<RuleEditorRoute />} />
+      </Routes>,
+      { path: `/settings/classification/${rule.id}` },
+    );
+    const evidence = await screen.findByRole('region', { name: 'Evidence' });
+    const table = await within(evidence).findByRole('table', { name: 'Disagreements' });
+    expect(within(evidence).getByTestId('shadow-stats')).toHaveTextContent(
+      'In shadow mode: matched 5, would have decided 4; people decided 3 of those and agreed with the rule on 1 of 3.',
+    );
+    // The header, then one row per disagreement in the order the API gives (newest first).
+    const [header, ...rows] = within(table).getAllByRole('row');
+    expect(
+      within(header)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Interrupt', 'Action', 'Rule', 'Person']);
+    expect(rows).toHaveLength(2);
+    const cells = rows.map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+    expect(cells[0].slice(0, 3)).toEqual(['Refund order 9', 'refund', 'approve']);
+    expect(cells[0][3]).toMatch(/^reject by Ada Lovelace \S/);
+    expect(cells[1].slice(0, 3)).toEqual(['Refund order 7', 'notify_customer', 'reject']);
+    // A person whose name is not known is "a person".
+    expect(cells[1][3]).toMatch(/^approve by a person \S/);
+    // Each interrupt is linked.
+    expect(within(rows[0]).getByRole('link', { name: 'Refund order 9' })).toHaveAttribute(
+      'href',
+      `/interrupts/${REFUND_9}`,
+    );
+    expect(within(rows[1]).getByRole('link', { name: 'Refund order 7' })).toHaveAttribute(
+      'href',
+      `/interrupts/${REFUND_7}`,
+    );
   }, 60_000);
 });

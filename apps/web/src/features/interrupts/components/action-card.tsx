@@ -34,7 +34,7 @@ import { useDecide } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { SuggestedRuleCard } from './suggested-rule-card';
 import { ArgsDiff } from './args-diff';
-import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
+import { ArgusTerm } from '@/shared/components/argus-term';
 import { RuleLink } from './argus-explanation';
 import { parseEditedArgs } from './edited-args';
 import { requiredApprovalsOf } from './interrupt-badges';
@@ -367,14 +367,17 @@ export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
     case 'argus':
       return (
         <>
-          <Badge
-            color="violet"
-            variant="light"
-            size="sm"
-            title={`Decided automatically by argus. ${ARGUS_IN_WORDS}`}
-          >
-            argus
-          </Badge>{' '}
+          <ArgusTerm lead="Decided automatically by argus." data-argus-decider="">
+            <Badge
+              component="span"
+              color="violet"
+              variant="light"
+              size="sm"
+              style={{ cursor: 'inherit' }}
+            >
+              argus
+            </Badge>
+          </ArgusTerm>{' '}
           <Text span size="xs" c="dimmed">
             (rule <RuleLink ruleId={decidedBy.ruleId} labelPrefix="The rule that decided" />)
           </Text>

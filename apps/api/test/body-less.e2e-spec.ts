@@ -55,6 +55,7 @@ describe('endpoints that take no body', () => {
       'POST /api/classification/classifier/rotate-secret',
       'DELETE /api/classification/rules/:id',
       'POST /api/classification/suggestions/:id/dismiss',
+      'POST /api/classification/suggestions/:id/restore',
       'DELETE /api/invitations/:id',
       'POST /api/me/email-verification',
       'DELETE /api/me/sessions/:id',

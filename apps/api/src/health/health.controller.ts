@@ -2,7 +2,6 @@ import { DomainError } from '@interlock/domain';
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { DatabaseConnection } from '../database/database-connection';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
@@ -23,7 +22,6 @@ export class HealthStatus {
 export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly connection: DatabaseConnection,
     private readonly bus: NotificationBus,
     private readonly state: ServiceState,
   ) {}
@@ -41,9 +39,7 @@ export class HealthController {
    * (from SIGTERM on), not while its notification listener is down or deaf (it would accept
    * keys revoked elsewhere from its cache — the cache is bypassed then, but the instance is
    * degraded and often misconfigured), and only when the database answers with every
-   * migration applied. Asked on the control connections, in one statement: a load balancer's
-   * check must not queue behind a herd of requests for the pool (it timed out there, and HAProxy
-   * took both instances out at once).
+   * migration applied.
    */
   @Get('ready')
   @Operation({
@@ -57,18 +53,14 @@ export class HealthController {
     if (this.state.draining)
       throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
     // The database first: when it is gone the listener is too, and the database is the cause.
-    const [applied] = await this.connection.controlQuery<{ names: string[] | null }>(
-      'SELECT array_agg(name) AS names FROM migrations',
-    );
+    await this.dataSource.query('SELECT 1');
     if (!this.bus.healthy) {
       throw new DomainError(
         'SERVICE_UNAVAILABLE',
         'The notification listener is not receiving: see the service log.',
       );
     }
-    const names = new Set(applied?.names ?? []);
-    // TypeORM's own naming (MigrationExecutor.getMigrations), as `showMigrations` compared them.
-    if (this.dataSource.migrations.some((m) => !names.has(m.name ?? m.constructor.name))) {
+    if (await this.dataSource.showMigrations()) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
     }
     return { status: 'ok' };

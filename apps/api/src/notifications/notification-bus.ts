@@ -88,11 +88,8 @@ type Query = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /**
  * LISTEN on one dedicated connection (a direct one: a transaction-pooling PgBouncer cannot
- * carry LISTEN), reconnecting with backoff; heartbeats and acks go through `control` (the
- * instance's control connections, never the pool a herd of requests can fill: a probe that
- * waited there for a connection looked like a deaf listener — a reconnect, every wait woken, the
- * caches bypassed, 469 × 503 in one run of the waiters bench), a change's NOTIFY and `sync`'s
- * barrier through `query` (the pool, as the change itself).
+ * carry LISTEN), reconnecting with backoff; everything else — heartbeats, NOTIFY, acks — goes
+ * through the ordinary pool.
  *
  * Exact invalidation ("revoked on every instance at once"), without a database read per request:
  * - Every `heartbeatMs` an instance upserts its row in `service_instances` and, in the same
@@ -136,7 +133,6 @@ export class PostgresNotificationBus extends NotificationBus {
     private readonly logger: Logger,
     private readonly query: Query,
     private readonly timing: BusTiming = DEFAULT_BUS_TIMING,
-    private readonly control: Query = query,
   ) {
     super();
   }
@@ -184,7 +180,7 @@ export class PostgresNotificationBus extends NotificationBus {
     const token = randomUUID();
     this.probes.set(token, now);
     try {
-      await this.control(
+      await this.query(
         `WITH beat AS (
            INSERT INTO service_instances (id, heartbeat_at) VALUES ($1, now())
            ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
@@ -193,7 +189,7 @@ export class PostgresNotificationBus extends NotificationBus {
         [this.instanceId, PROBE_CHANNEL, `${this.instanceId}:${token}`],
       );
       if (++this.heartbeatCount % 600 === 0) {
-        await this.control(
+        await this.query(
           `DELETE FROM service_instances WHERE heartbeat_at < now() - interval '${FORGET_AFTER}'`,
           [],
         );
@@ -231,7 +227,7 @@ export class PostgresNotificationBus extends NotificationBus {
       case BARRIER_CHANNEL:
         // Everything committed before the barrier has been handled (handlers run synchronously,
         // in order): say so.
-        void this.control('SELECT pg_notify($1, $2)', [
+        void this.query('SELECT pg_notify($1, $2)', [
           ACK_CHANNEL,
           `${payload}:${this.instanceId}`,
         ]).catch((error: unknown) =>

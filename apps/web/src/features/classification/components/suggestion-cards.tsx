@@ -4,21 +4,13 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { confirmAction } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
+import { suggestedConditions } from '@/shared/utils/suggested-conditions';
 import {
   useApplySuggestion,
   useDismissSuggestion,
   useRestoreSuggestion,
   useSuggestions,
 } from '../api/classification.queries';
-import { describeMatch } from './describe-match';
-
-/** The suggested rule's argument conditions in words, or that any arguments would do. */
-function conditionsOf(suggestion: ClassificationSuggestionResponse): string {
-  const args = suggestion.rule.match.args ?? [];
-  return args.length === 0
-    ? 'with any arguments'
-    : `when ${describeMatch({ args }).replaceAll(' · ', ' and ')}`;
-}
 
 function SuggestionCard({
   suggestion,
@@ -62,8 +54,8 @@ function SuggestionCard({
           ).
         </Text>
         <Text size="sm" c="dimmed">
-          Rule: approve {suggestion.actionName} from {suggestion.keyName} {conditionsOf(suggestion)}
-          , after the organisation&apos;s own rules.
+          Rule: approve {suggestion.actionName} from {suggestion.keyName}{' '}
+          {suggestedConditions(suggestion)}, after the organisation&apos;s own rules.
         </Text>
         <FormError error={apply.error ?? dismiss.error} />
         {canManage && (

@@ -3,10 +3,11 @@ import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core'
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
+import { suggestedConditions } from '@/shared/utils/suggested-conditions';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
 import { useApplyRuleSuggestion, useRuleSuggestions } from '../api/interrupts.queries';
-import { suggestedConditions, suggestionFor } from './suggested-rule';
+import { suggestionFor } from './suggested-rule';
 
 /**
  * Where a person decides an action argus has a suggestion for (SPEC §8d): the evidence, the rule

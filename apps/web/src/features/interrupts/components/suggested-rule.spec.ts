@@ -1,5 +1,6 @@
 import type { ClassificationSuggestionResponse } from '@interlock/api-client';
-import { argumentShape, suggestedConditions, suggestionFor } from './suggested-rule';
+import { suggestedConditions } from '@/shared/utils/suggested-conditions';
+import { argumentShape, suggestionFor } from './suggested-rule';
 
 const suggestion = (over: Partial<ClassificationSuggestionResponse> = {}) =>
   ({

@@ -38,11 +38,3 @@ export function suggestionFor(
     (s) => s.keyId === keyId && s.actionName === action.name && sameShape(s.shape, shape),
   );
 }
-
-/** A suggested rule's argument conditions in words ("amount lte 50 and currency eq \"EUR\""). */
-export function suggestedConditions(suggestion: ClassificationSuggestionResponse): string {
-  const args = suggestion.rule.match.args ?? [];
-  return args.length === 0
-    ? 'with any arguments'
-    : `when ${args.map((p) => `${p.path} ${p.op} ${JSON.stringify(p.value)}`).join(' and ')}`;
-}

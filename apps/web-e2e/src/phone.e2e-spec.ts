@@ -1,21 +1,13 @@
 import { Interlock } from '@interlock/sdk';
-import type { Locator } from '@playwright/test';
 import { addMember, expect, expectAccessible, signUpOwner, test } from './support/fixtures';
-import { expectHeadingClear, expectNoHorizontalOverflow, PHONE } from './support/layout';
+import {
+  expectHeadingClear,
+  expectNoHorizontalOverflow,
+  expectThumbSized,
+  expectWhollyOnScreen,
+  PHONE,
+} from './support/layout';
 import { api, baseURL } from './support/service';
-
-/** Big enough for a thumb: WCAG 2.5.5's 44 px is the aim, Mantine's default 36 px the floor. */
-async function expectThumbSized(target: Locator, what: string): Promise<void> {
-  const box = await target.boundingBox();
-  if (box === null) throw new Error(`${what} is not drawn`);
-  expect(box.height, `${what}: height`).toBeGreaterThanOrEqual(36);
-  expect(box.width, `${what}: width`).toBeGreaterThanOrEqual(36);
-}
-
-/** The element is wholly on screen: nothing to scroll to reach it. */
-async function expectWhollyOnScreen(target: Locator, what: string): Promise<void> {
-  await expect(target, what).toBeInViewport({ ratio: 1 });
-}
 
 test.describe('On a phone (390×844)', () => {
   test('a member finds an interrupt through the collapsed navigation, assigns it to a colleague, and decides both actions with the thumb; the agent gets the decisions', async ({

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The sizes issue 31 names: a phone, a tablet and a laptop. */
 export const PHONE = { name: 'phone', width: 390, height: 844 } as const;
@@ -119,4 +119,17 @@ export async function expectNoCutOffSelects(
       ),
   );
   check(cut, `${what}: selects whose value is cut off`).toEqual([]);
+}
+
+/** Big enough for a thumb: WCAG 2.5.5's 44 px is the aim, Mantine's default 36 px the floor. */
+export async function expectThumbSized(target: Locator, what: string): Promise<void> {
+  const box = await target.boundingBox();
+  if (box === null) throw new Error(`${what} is not drawn`);
+  expect(box.height, `${what}: height`).toBeGreaterThanOrEqual(36);
+  expect(box.width, `${what}: width`).toBeGreaterThanOrEqual(36);
+}
+
+/** The element is wholly on screen: nothing to scroll to reach it. */
+export async function expectWhollyOnScreen(target: Locator, what: string): Promise<void> {
+  await expect(target, what).toBeInViewport({ ratio: 1 });
 }

@@ -76,7 +76,8 @@ function HeldApprovalMessage({ what, onUndo }: { what: string; onUndo: () => voi
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         Approving {what} {left > 0 ? `in ${left} s` : 'now'}
       </Text>
-      <Button size="compact-sm" variant="light" onClick={onUndo} disabled={left === 0}>
+      {/* Full height (36 px): a target a thumb can hit on a phone. */}
+      <Button size="sm" variant="light" onClick={onUndo} disabled={left === 0}>
         Undo
       </Button>
     </Group>

@@ -1,5 +1,5 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Button, Kbd, Paper, Text } from '@mantine/core';
+import { Affix, Anchor, Box, Button, Group, Kbd, Paper, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -50,6 +50,7 @@ export function InboxRoute() {
   const rows = useRenderFirst(interrupts, FIRST_ROWS);
 
   const canDecide = useCan('interrupt.decide');
+  const bulk = canDecide && tab !== 'answered';
   const [shortcuts] = useShortcutsEnabled();
   const navigate = useNavigate();
   const tbody = useRef<HTMLTableSectionElement>(null);
@@ -122,9 +123,13 @@ export function InboxRoute() {
         title="Inbox"
         description="Interrupts your agents opened for a human decision. The list updates by itself."
         actions={
-          canDecide &&
-          tab !== 'answered' && (
-            <Button disabled={selection.selected.size === 0} onClick={() => setBulkOpen(true)}>
+          bulk && (
+            // On a phone the button is in the bar at the bottom instead, under the thumb.
+            <Button
+              visibleFrom="sm"
+              disabled={selection.selected.size === 0}
+              onClick={() => setBulkOpen(true)}
+            >
               Approve selected ({selection.selected.size})
             </Button>
           )
@@ -164,6 +169,31 @@ export function InboxRoute() {
           />
           {rows.length === interrupts.length && <LoadMore query={list} />}
         </Paper>
+      )}
+      {bulk && selection.selected.size > 0 && (
+        <>
+          {/* Room below the last row, so the bar never covers it. */}
+          <Box h={72} hiddenFrom="sm" />
+          <Affix position={{ bottom: 0, left: 0, right: 0 }} hiddenFrom="sm">
+            <Paper
+              withBorder
+              shadow="md"
+              radius={0}
+              p="sm"
+              role="region"
+              aria-label="Selected interrupts"
+            >
+              <Group justify="space-between" wrap="nowrap">
+                <Button variant="default" onClick={selection.clear}>
+                  Clear
+                </Button>
+                <Button onClick={() => setBulkOpen(true)}>
+                  Approve selected ({selection.selected.size})
+                </Button>
+              </Group>
+            </Paper>
+          </Affix>
+        </>
       )}
       <RejectModal
         interrupt={rejecting}

@@ -1,0 +1,97 @@
+// Approvals made from the inbox are held in the browser for the undo window (SPEC §8e, the
+// dashboard's held-approvals.ts). A page that goes away inside the window does not silently
+// undo them: what is held is sent at once, and the service records it.
+import { Interlock } from '@interlock/sdk';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { api, baseURL, unique, type Member } from './support/service';
+
+async function agentFor(owner: Member): Promise<Interlock> {
+  const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: unique('held').slice(0, 20), expiry: 'never' },
+  });
+  return new Interlock({ apiKey: body.key, baseURL });
+}
+
+/** Approves the interrupts in the inbox in bulk and leaves the approval held (the clock stands still). */
+async function holdBulkApproval(page: Page, word: string, count: number): Promise<void> {
+  // The page's clock does not move unless the test moves it: the window never ends by itself.
+  await page.clock.install();
+  await page.goto(`/inbox?q=${word}`);
+  const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
+  await expect(rows.filter({ hasText: word })).toHaveCount(count);
+  await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
+  await page.getByRole('button', { name: `Approve selected (${count})` }).click();
+  await page
+    .getByRole('dialog', { name: `Approve ${count} interrupts?` })
+    .getByRole('button', { name: 'Approve all' })
+    .click();
+  await expect(page.getByText(`Approving ${count} interrupts in`)).toBeVisible();
+  await expect(rows.filter({ hasText: word })).toHaveCount(0);
+}
+
+/** Both actions of each interrupt approved, as the agent reads them. */
+async function expectApproved(agent: Interlock, ids: string[]): Promise<void> {
+  for (const id of ids)
+    await expect
+      .poll(async () => (await agent.interrupts.get(id)).decisions.map((d) => d.decision), {
+        message: `the decisions of ${id}`,
+        timeout: 30_000,
+      })
+      .toEqual(['approve', 'approve']);
+}
+
+test.describe('Held approvals when the page goes away', () => {
+  test('closing the tab inside the undo window sends what was held', async ({ pageFor, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('close').replace('-', '');
+    const ids: string[] = [];
+    for (const n of [1, 2])
+      ids.push(
+        (
+          await agent.interrupts.create({
+            title: `Close ${word} ${n}`,
+            actionRequests: [
+              { name: 'pay', args: { n } },
+              { name: 'notify', args: { n } },
+            ],
+          })
+        ).id,
+      );
+    const page = await pageFor(owner);
+    await holdBulkApproval(page, word, 2);
+    // Nothing was sent yet: the approval is only held.
+    for (const id of ids) expect((await agent.interrupts.get(id)).decisions).toEqual([]);
+
+    await page.close();
+    await expectApproved(agent, ids);
+  });
+
+  test('leaving for another page inside the undo window sends what was held', async ({
+    pageFor,
+    owner,
+  }) => {
+    const agent = await agentFor(owner);
+    const word = unique('leave').replace('-', '');
+    const ids: string[] = [];
+    for (const n of [1, 2])
+      ids.push(
+        (
+          await agent.interrupts.create({
+            title: `Leave ${word} ${n}`,
+            actionRequests: [
+              { name: 'pay', args: { n } },
+              { name: 'notify', args: { n } },
+            ],
+          })
+        ).id,
+      );
+    const page = await pageFor(owner);
+    await holdBulkApproval(page, word, 2);
+    for (const id of ids) expect((await agent.interrupts.get(id)).decisions).toEqual([]);
+
+    await page.goto('about:blank');
+    await expectApproved(agent, ids);
+  });
+});

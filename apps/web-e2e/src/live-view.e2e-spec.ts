@@ -99,4 +99,60 @@ test.describe('Sessions → Live View', () => {
       );
     expect(refused).toBeInstanceOf(ConflictError);
   });
+
+  test('messages render as sanitised Markdown: no raw HTML, links only http(s) with rel=noopener, nothing runs', async ({
+    page,
+    owner,
+  }) => {
+    const agent = await agentFor(owner);
+    const session = await agent.sessions.start({ name: 'Markdown in messages' });
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const remote: string[] = [];
+    page.on('request', (request) => {
+      const { hostname } = new URL(request.url());
+      if (hostname !== 'localhost' && hostname !== '127.0.0.1') remote.push(request.url());
+    });
+    await page.goto(`/sessions/${session.id}`);
+    await expect(page.getByText('No messages yet')).toBeVisible({ timeout: 60_000 });
+
+    // Streamed in while the page is open, as an agent writes them.
+    await agent.sessions.append(session.id, [
+      {
+        role: 'agent',
+        content: [
+          'Checked **14** refunds; see [the runbook](https://example.com/runbook).',
+          '',
+          '<script>window.__pwned = "script"</script>',
+          '<img src="x" onerror="window.__pwned = \'img\'">',
+          '',
+          '[open me](javascript:window.__pwned=1) · [data](data:text/html,<b>x</b>) · [ftp](ftp://example.com/f)',
+          '',
+          '![pixel](https://tracker.example/pixel.png)',
+        ].join('\n'),
+      },
+    ]);
+    const log = page.getByRole('log', { name: 'Session messages' });
+    const message = log.locator('[data-seq="1"]');
+    await expect(message.locator('strong')).toHaveText('14');
+    const runbook = message.getByRole('link', { name: 'the runbook' });
+    await expect(runbook).toHaveAttribute('href', 'https://example.com/runbook');
+    await expect(runbook).toHaveAttribute('rel', /\bnoopener\b/);
+    // Raw HTML is the text it is; links to anything but http(s) are not links.
+    await expect(message).toContainText('<script>window.__pwned = "script"</script>');
+    for (const name of ['open me', 'data', 'ftp'])
+      await expect(message.getByRole('link', { name })).toHaveCount(0);
+    await expect(message.locator('script, img, iframe, [onerror]')).toHaveCount(0);
+    expect(
+      await message
+        .locator('a')
+        .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).protocol)),
+    ).toEqual(['https:']);
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(remote, 'requests leaving the service (a remote image would load)').toEqual([]);
+  });
 });

@@ -82,4 +82,88 @@ test.describe('Dark mode', () => {
     await page.getByText('Follow the system', { exact: true }).click();
     await expect.poll(async () => (await scheme(page)).attribute).toBe('dark');
   });
+
+  test('axe passes in the dark scheme on the pages the test above does not visit', async ({
+    page,
+    owner,
+  }) => {
+    test.setTimeout(300_000);
+    const as = { cookie: owner.cookie };
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
+      ...as,
+      body: { name: 'dark-pages', expiry: 'never' },
+    });
+    const agent = new Interlock({ apiKey: created.key, baseURL });
+    const word = unique('night').replace('-', '');
+    const open = await agent.interrupts.create({
+      title: `Night ${word} open`,
+      actionRequests: [{ name: 'deploy', args: { env: 'production' } }],
+    });
+    const answered = await agent.interrupts.create({
+      title: `Night ${word} answered`,
+      actionRequests: [{ name: 'send', args: { to: 'ops' } }],
+    });
+    await api('POST', `/api/interrupts/${answered.id}/decisions`, {
+      ...as,
+      body: { actionName: 'send', decision: 'reject', message: 'Not tonight.' },
+    });
+    const session = await agent.sessions.start({ name: `Night ${word} session` });
+    await agent.sessions.append(session.id, [
+      { role: 'system', content: 'Policy: ask before deploying.' },
+      { role: 'agent', content: 'Deploying **api** — see [notes](https://example.com/notes).' },
+      { role: 'tool', content: '{"ok": true}' },
+      { role: 'user', content: 'Go ahead.' },
+    ]);
+    const { body: webhook } = await api<{ id: string }>('POST', '/api/webhooks', {
+      ...as,
+      body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['interrupt.created'] },
+    });
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const pages = [
+      `/inbox?tab=answered&q=${word}`,
+      `/interrupts/${answered.id}`,
+      `/interrupts/${open.id}/confirm?action=deploy&decision=approve`,
+      `/sessions/${session.id}`,
+      '/integrations/webhooks',
+      `/integrations/webhooks/${webhook.id}`,
+      '/invitations',
+      '/teams',
+      '/organisation',
+      '/settings/profile',
+      '/settings/security',
+      '/settings/classification',
+      '/settings/classification/new',
+      '/settings/deadlines',
+      '/settings/escalation',
+      '/no-such-page',
+    ];
+    for (const path of pages) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0, {
+        timeout: 60_000,
+      });
+      expect((await scheme(page)).attribute, path).toBe('dark');
+      await expectAccessible(page, `${path} in the dark scheme`);
+    }
+
+    // The signed-out pages, in a browser with no session.
+    const context = await page
+      .context()
+      .browser()
+      ?.newContext({
+        storageState: { cookies: [], origins: [] },
+        colorScheme: 'dark',
+      });
+    if (context === undefined) throw new Error('no browser');
+    const visitor = await context.newPage();
+    for (const path of ['/sign-in', '/sign-up', '/sign-in/sso', '/invitations/not-a-real-token']) {
+      await visitor.goto(path);
+      await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
+      expect((await scheme(visitor)).attribute, path).toBe('dark');
+      await expectAccessible(visitor, `${path} in the dark scheme`);
+    }
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Affix, Anchor, Box, Button, Group, Kbd, Paper, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -51,6 +52,8 @@ export function InboxRoute() {
 
   const canDecide = useCan('interrupt.decide');
   const bulk = canDecide && tab !== 'answered';
+  // Below a tablet's width (the tables' list layout) the bulk button moves to a bar at the bottom.
+  const phone = useMediaQuery('(max-width: 47.99em)');
   const [shortcuts] = useShortcutsEnabled();
   const navigate = useNavigate();
   const tbody = useRef<HTMLTableSectionElement>(null);
@@ -123,13 +126,9 @@ export function InboxRoute() {
         title="Inbox"
         description="Interrupts your agents opened for a human decision. The list updates by itself."
         actions={
-          bulk && (
-            // On a phone the button is in the bar at the bottom instead, under the thumb.
-            <Button
-              visibleFrom="sm"
-              disabled={selection.selected.size === 0}
-              onClick={() => setBulkOpen(true)}
-            >
+          bulk &&
+          !phone && (
+            <Button disabled={selection.selected.size === 0} onClick={() => setBulkOpen(true)}>
               Approve selected ({selection.selected.size})
             </Button>
           )
@@ -170,11 +169,11 @@ export function InboxRoute() {
           {rows.length === interrupts.length && <LoadMore query={list} />}
         </Paper>
       )}
-      {bulk && selection.selected.size > 0 && (
+      {bulk && phone && selection.selected.size > 0 && (
         <>
           {/* Room below the last row, so the bar never covers it. */}
-          <Box h={72} hiddenFrom="sm" />
-          <Affix position={{ bottom: 0, left: 0, right: 0 }} hiddenFrom="sm">
+          <Box h={72} />
+          <Affix position={{ bottom: 0, left: 0, right: 0 }}>
             <Paper
               withBorder
               shadow="md"

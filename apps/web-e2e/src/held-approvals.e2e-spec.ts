@@ -20,7 +20,8 @@ async function holdBulkApproval(page: Page, word: string, count: number): Promis
   await page.clock.install();
   await page.goto(`/inbox?q=${word}`);
   const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
-  await expect(rows.filter({ hasText: word })).toHaveCount(count);
+  // The first read waits up to a minute: the machine may be busy.
+  await expect(rows.filter({ hasText: word })).toHaveCount(count, { timeout: 60_000 });
   await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
   await page.getByRole('button', { name: `Approve selected (${count})` }).click();
   await page

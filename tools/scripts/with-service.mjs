@@ -108,7 +108,7 @@ async function buildService() {
 }
 
 /** A real SMTP server on loopback that writes each message it accepts to `dir` as `<n>.eml`. */
-async function startMailSink(dir) {
+export async function startMailSink(dir) {
   mkdirSync(dir, { recursive: true });
   let count = 0;
   const server = new smtp.SMTPServer({
@@ -132,7 +132,16 @@ async function startMailSink(dir) {
   };
 }
 
-async function startService(databaseUrl, downloadsDir, smtpUrl) {
+/**
+ * The built service on a free loopback port, ready; `stop()` ends it. EMAIL_VERIFICATION, RATE_LIMIT_*,
+ * WEB_DIR and HTTP_ADAPTER come from this process's environment.
+ */
+export async function startService(
+  databaseUrl,
+  downloadsDir,
+  smtpUrl,
+  readyTimeoutMs = READY_TIMEOUT_MS,
+) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -172,7 +181,7 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`the service exited with ${child.exitCode} before it was ready`);
@@ -184,7 +193,7 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
     await sleep(100);
   }
   await stop();
-  throw new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(`the service was not ready within ${readyTimeoutMs / 1000} s`);
 }
 
 /** One JSON call; throws with the service's answer unless the status is the expected one. */
@@ -385,7 +394,8 @@ async function main() {
   process.exit(code);
 }
 
-// Run as a script; imported (by tools/bench/sdk-*.bench.mjs), it only lends its helpers.
+// Run as a script; imported (by tools/bench/sdk-*.bench.mjs and the browser tests' second service,
+// apps/web-e2e/src/support/second-service.mjs), it only lends its helpers.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     console.error(error);

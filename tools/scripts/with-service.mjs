@@ -147,12 +147,7 @@ export async function startMailSink(dir) {
  * The built service on a free loopback port, ready; `stop()` ends it. EMAIL_VERIFICATION, RATE_LIMIT_*,
  * WEB_DIR and HTTP_ADAPTER come from this process's environment.
  */
-export async function startService(
-  databaseUrl,
-  downloadsDir,
-  smtpUrl,
-  readyTimeoutMs = READY_TIMEOUT_MS,
-) {
+export async function startService(databaseUrl, downloadsDir, smtpUrl) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -192,7 +187,7 @@ export async function startService(
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + readyTimeoutMs;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`the service exited with ${child.exitCode} before it was ready`);
@@ -204,7 +199,7 @@ export async function startService(
     await sleep(100);
   }
   await stop();
-  throw new Error(`the service was not ready within ${readyTimeoutMs / 1000} s`);
+  throw new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
 /** One JSON call; throws with the service's answer unless the status is the expected one. */

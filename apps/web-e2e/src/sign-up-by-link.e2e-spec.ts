@@ -36,7 +36,8 @@ test.describe('Sign-up by emailed link (EMAIL_VERIFICATION=required)', () => {
   test('sign up, open the emailed link: the account is made verified and signed in, joins an invitation without the email proof, signs in again; the link works once', async ({
     page,
   }) => {
-    // A second service's start (migrations on a new database, up to 180 s) on a loaded machine.
+    // A second service's start (it migrates a new database; with-service waits up to 180 s) on a
+    // loaded machine.
     test.setTimeout(330_000);
     service = await startSecondService({ EMAIL_VERIFICATION: 'required' });
     const own = service;

@@ -52,9 +52,7 @@ try {
   await admin(`CREATE DATABASE ${dbName}`);
   mail = await startMailSink(mailDir);
   mkdirSync(downloadsDir);
-  // A new database migrates first; on a loaded machine (the API e2e suite beside the browser
-  // suite) that takes longer than the shared service's 60 s: a bound, not a sleep.
-  service = await startService(dbUrl.toString(), downloadsDir, mail.url, 180_000);
+  service = await startService(dbUrl.toString(), downloadsDir, mail.url);
   console.log(JSON.stringify({ baseUrl: service.baseUrl, mailDir }));
 } catch (error) {
   console.error(error);

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { createApiKey, setPlan, signUpOwner } from './support/factories';
-import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { adminDatabaseUrl, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
 
@@ -17,7 +18,7 @@ describe('Postgres stopping under concurrent creates', () => {
   let admin: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const target = new URL(adminDatabaseUrl());
     proxy = new TcpProxy(target.hostname, Number(target.port));
     await proxy.start();

@@ -10,7 +10,8 @@ import {
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { SseClient, SseEvent } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 // Issue 12 §1: the organisation's event stream (GET /api/events) for an inbox that updates
 // without reloading: resumable with Last-Event-ID, across instances.
@@ -323,7 +324,7 @@ describe('organisation events across instances', () => {
   let b: ServiceProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = {
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'events-pepper-0123456789abcdef0123456789',

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '@interlock/api-keys';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 
 const PEPPER = 'two-process-pepper-0123456789abcdef0123';
@@ -38,7 +39,7 @@ describe('revocation across instances', () => {
     };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = { DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER, LOG_LEVEL: 'info' };
     a = await startServiceProcess(env);
     b = await startServiceProcess(env);

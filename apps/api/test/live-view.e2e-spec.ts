@@ -7,7 +7,8 @@ import {
   SignedUpOwner,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { SseClient } from './support/sse-client';
 
@@ -190,7 +191,7 @@ describe('Live View across instances', () => {
   let b: ServiceProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = { DATABASE_URL: db.url, API_KEY_PEPPER: 'live-view-pepper-0123456789abcdef0123' };
     a = await startServiceProcess(env);
     b = await startServiceProcess(env);

@@ -25,10 +25,14 @@ function adapterEnv(): Record<string, string> {
   return process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER };
 }
 
-/** Starts the built service (`nx run api:build`) as its own process, on a free port. */
+/**
+ * Starts the built service (`nx run api:build`) as its own process, on a free port. The wait is on
+ * its "listening" line (an exit ends it at once), bounded generously: two services starting
+ * together at load 40–49 on the 2-core machine took more than 60 s.
+ */
 export async function startServiceProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
   /** The working directory (default: this process's), against which relative paths resolve. */
   cwd?: string,
 ): Promise<ServiceProcess> {

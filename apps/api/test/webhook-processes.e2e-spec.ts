@@ -2,11 +2,7 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createMigratedTestDatabase } from './support/migrated-database';
 import { TestDatabase } from './support/test-database';
-import {
-  ServiceProcess,
-  startServiceProcess,
-  startServiceProcesses,
-} from './support/service-process';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const PEPPER = 'webhook-process-pepper-0123456789abcdef';
@@ -133,12 +129,12 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
       WEBHOOK_POLL_INTERVAL: '200ms',
       WEBHOOK_RETRY_SCHEDULE: '1s',
     };
-    [a, b] = await startServiceProcesses(env, 2);
+    a = await startServiceProcess(env);
+    b = await startServiceProcess(env);
   });
   afterAll(async () => {
-    // After a failed start there is nothing to stop (startServiceProcesses stopped what it started).
-    if (a) expect(await a.stop()).toBe(0);
-    if (b) expect(await b.stop()).toBe(0);
+    expect(await a.stop()).toBe(0);
+    expect(await b.stop()).toBe(0);
     await receiver.stop();
     await db.drop();
   });

@@ -206,7 +206,7 @@ function controls(ids: {
       needs: 'team.manage',
     },
     {
-      path: '/settings/sso',
+      path: '/organisation/sso',
       what: (p) => p.getByRole('button', { name: 'Connect provider' }),
       needs: 'member.manage',
     },

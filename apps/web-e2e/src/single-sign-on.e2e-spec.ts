@@ -16,7 +16,7 @@ const expect = baseExpect.configure({ timeout: 60_000 });
 
 /**
  * Issue 33 §3: single sign-on with OpenID Connect, through a real provider (`oidc-provider`, its
- * own process) and its own sign-in page: an Owner connects it in Settings → Single sign-on; a
+ * own process) and its own sign-in page: an Owner connects it in Organisation → Single sign-on; a
  * new person signs in through it and joins with the chosen role; a second sign-in is the same
  * member; an address of another domain is refused, before and after the provider.
  */
@@ -65,16 +65,26 @@ test.describe('Single sign-on', () => {
       redirectUri: before.redirectUri,
     });
 
-    // The Owner connects it from the account menu's Settings → Single sign-on.
+    // The Owner connects it from the navigation's Organisation → Single sign-on (issue 33 §4).
     await page
       .context()
       .addCookies([
         { name: 'session', value: owner.cookie.slice('session='.length), url: browserURL },
       ]);
     await page.goto('/inbox');
-    await page.getByRole('button', { name: /^Account: / }).click();
-    await page.getByRole('menuitem', { name: 'Single sign-on' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Single sign-on' }).click();
+    await expect(page).toHaveURL(/\/organisation\/sso$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Single sign-on' })).toBeVisible();
+    // The page's own item is the current one, not Organisation & billing's above it.
+    await expect(nav.getByRole('link', { name: 'Single sign-on' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(nav.getByRole('link', { name: 'Organisation & billing' })).not.toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(page.getByTestId('sso-redirect-uri')).toHaveText(before.redirectUri);
     await expect(page.getByText('Not connected')).toBeVisible();
     // A mistyped issuer: the provider's discovery document is read before saving.
@@ -96,7 +106,7 @@ test.describe('Single sign-on', () => {
     await expect(page.getByText('Connected', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
     await expect(page.getByLabel('Client secret')).toHaveValue('');
-    await expectAccessible(page, 'Settings → Single sign-on, connected');
+    await expectAccessible(page, 'Organisation → Single sign-on, connected');
     await screenshot(page, 'single-sign-on-settings');
 
     // Grace has no account yet: her first sign-in through the provider makes her a member.
@@ -227,13 +237,15 @@ test.describe('Single sign-on', () => {
     await expect(sso.getByRole('menuitem', { name: 'Create organisation…' })).toHaveCount(0);
     await ssoContext.close();
 
-    // The Owner requires it in Settings → Single sign-on.
+    // The Owner requires it in Organisation → Single sign-on, opened at its first address
+    // (Settings → Single sign-on, `/settings/sso`), which leads there.
     await page
       .context()
       .addCookies([
         { name: 'session', value: owner.cookie.slice('session='.length), url: browserURL },
       ]);
     await page.goto('/settings/sso');
+    await expect(page).toHaveURL(/\/organisation\/sso$/);
     await page.getByRole('switch', { name: 'Members sign in with single sign-on only' }).click();
     await page.getByRole('button', { name: 'Require single sign-on' }).click();
     await expect(

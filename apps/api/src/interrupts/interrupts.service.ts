@@ -181,6 +181,9 @@ export class InterruptsService {
     this.waitRecords = new WaitReadBatches(waits, (organisationId, ids) =>
       this.interrupts.readRecords(this.reads, organisationId, ids),
     );
+    waits.readStatusesWith((organisationId, ids) =>
+      this.interrupts.readStatuses(this.reads, organisationId, ids),
+    );
   }
 
   /**

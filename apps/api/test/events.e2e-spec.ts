@@ -7,7 +7,7 @@ import {
   SignedUpOwner,
   startSession,
 } from './support/factories';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
 import { SseClient, SseEvent } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { createMigratedTestDatabase } from './support/migrated-database';
@@ -329,12 +329,11 @@ describe('organisation events across instances', () => {
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'events-pepper-0123456789abcdef0123456789',
     };
-    a = await startServiceProcess(env);
-    b = await startServiceProcess(env);
+    [a, b] = await startServiceProcesses(env, 2);
   });
   afterAll(async () => {
-    if (b.child.exitCode === null) await b.stop();
-    if (a.child.exitCode === null) await a.stop();
+    if (b?.child.exitCode === null) await b.stop();
+    if (a?.child.exitCode === null) await a.stop();
     await db.drop();
   });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
 import { createMigratedTestDatabase } from './support/migrated-database';
 import { TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
@@ -320,12 +320,12 @@ describe('rate limits', () => {
         RATE_LIMIT_API_KEY_REQUESTS: '40',
         RATE_LIMIT_API_KEY_WINDOW_SECONDS: String(WINDOW_MS / 1000),
       };
-      a = await startServiceProcess(env);
-      b = await startServiceProcess(env);
+      [a, b] = await startServiceProcesses(env, 2);
     });
     afterAll(async () => {
-      expect(await a.stop()).toBe(0);
-      expect(await b.stop()).toBe(0);
+      // After a failed start there is nothing to stop (startServiceProcesses stopped what it started).
+      if (a) expect(await a.stop()).toBe(0);
+      if (b) expect(await b.stop()).toBe(0);
       await db.drop();
     });
 

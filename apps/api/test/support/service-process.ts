@@ -85,6 +85,27 @@ export async function startServiceProcess(
   };
 }
 
+/**
+ * Starts `count` services on one environment together (none of them migrates, so nothing orders
+ * them). If one does not start, those that did are stopped and that one's error is thrown: one
+ * clear failure, no process left behind.
+ */
+export async function startServiceProcesses(
+  env: Record<string, string>,
+  count: number,
+): Promise<ServiceProcess[]> {
+  const settled = await Promise.allSettled(
+    Array.from({ length: count }, () => startServiceProcess(env)),
+  );
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  return started;
+}
+
 /** Runs the built service expecting it to exit; resolves with its exit code and output. */
 export function runServiceToExit(
   env: Record<string, string>,

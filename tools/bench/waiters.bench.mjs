@@ -13,16 +13,19 @@
 //   BENCH_WAITERS=N agents, BENCH_WAITERS_DECISIONS=D decisions sampled per phase,
 //   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more;
 //   BENCH_WAITERS_PHASES=one or two to run one phase only (BENCHMARKS.md is then left alone);
-//   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof)
-// One driver process (this one) holds every agent: Node's fetch keeps connections alive and does
-// not limit them per origin; the script raises its open-files limit (and so its children's) when
-// it is below what N connections need.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { setMaxListeners } from 'node:events';
+//   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof;
+//   BENCH_WAITERS_AGENT_PROCESSES=K processes holding the agents, default one per 2,500)
+// The agents are spread over K processes (waiters-bench.agents.mjs): one process holding 10,000
+// of them was itself the bottleneck (88 s to send the waits, its event loop late to see a wait
+// return). This process holds no agent: it seeds, makes the decisions and aggregates; a decision's
+// 2xx and its wait's return are both timed on process.hrtime (CLOCK_MONOTONIC, one clock for every
+// process of the machine). Node's fetch keeps connections alive and does not limit them per
+// origin; the script raises its open-files limit (and so its children's) when it is below what
+// the connections need.
+import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import {
   benchDatabase,
@@ -44,10 +47,14 @@ const WINDOW_S = Number(process.env.BENCH_WAITERS_WINDOW_SECONDS ?? 65);
 const PHASES = (process.env.BENCH_WAITERS_PHASES ?? 'one,two').split(',');
 /** A directory for the measured instances' CPU profiles (node --cpu-prof), when set. */
 const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
+/** Processes holding the agents (each a share of them, one SDK client per base in each). */
+const AGENT_PROCESSES = Number(
+  process.env.BENCH_WAITERS_AGENT_PROCESSES ?? Math.max(1, Math.ceil(N / 2_500)),
+);
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
-// Open files are counted per process: the driver (this process) holds one socket per agent, each
-// service one per wait it holds, and a load balancer two per wait it passes on (the agent's and
+// Open files are counted per process: an agents' process holds one socket per agent of its share,
+// each service one per wait it holds (all N on one instance), and a load balancer two per wait it passes on (the agent's and
 // the instance's). Raise this process's (and so its children's) soft limit as far as the hard
 // limit lets; past it, the agents are spread over several load balancers (each one HAProxy with
 // the same settings in front of both instances), as a larger deployment would run them.
@@ -60,7 +67,7 @@ const FILES_WANTED = Math.min(
 );
 if (N + FILES_SPARE > (Number.isFinite(hardLimit) ? hardLimit : Infinity)) {
   log(
-    `${N} agents need ${N + FILES_SPARE} open files in the driver; the hard limit is ${hardLimit}`,
+    `${N} agents need ${N + FILES_SPARE} open files in the one instance; the hard limit is ${hardLimit}`,
   );
   process.exit(1);
 }
@@ -102,38 +109,8 @@ const percentile = (values, p) => {
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** What every request of the agents met: how many, refusals, the least budget left, who served each wait. */
-const seen = {
-  requests: 0,
-  refused: 0,
-  unavailable: 0,
-  unavailableWhy: new Map(),
-  leastRemaining: Infinity,
-  servedBy: new Map(),
-};
-const countingFetch = async (input, init) => {
-  seen.requests++;
-  const res = await fetch(input, init);
-  if (res.status === 429) seen.refused++;
-  if (res.status === 503) {
-    seen.unavailable++;
-    // Who refused, and why: the service's JSON error, or the load balancer's page.
-    void res
-      .clone()
-      .text()
-      .then((text) => {
-        const why = /"message":"([^"]*)"/.exec(text)?.[1] ?? text.slice(0, 60).replace(/\s+/g, ' ');
-        seen.unavailableWhy.set(why, (seen.unavailableWhy.get(why) ?? 0) + 1);
-      });
-  }
-  const remaining = res.headers.get('ratelimit-remaining');
-  if (remaining !== null) seen.leastRemaining = Math.min(seen.leastRemaining, Number(remaining));
-  const server = res.headers.get('x-bench-server');
-  const id = /\/api\/interrupts\/([0-9a-f-]{36})/.exec(String(input))?.[1];
-  if (server !== null && id !== undefined) seen.servedBy.set(id, server);
-  return res;
-};
+/** Milliseconds on process.hrtime: the clock the agents' processes time their returns on too. */
+const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** Opens `count` interrupts through an instance whose budget is off (the measured ones keep theirs). */
 async function openInterrupts(base, key, count) {
@@ -142,20 +119,31 @@ async function openInterrupts(base, key, count) {
   const worker = async () => {
     while (next < count) {
       const n = next++;
-      const res = await fetch(`${base}/api/interrupts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify({
-          title: `Deploy build ${n}`,
-          actionRequests: [{ name: 'deploy', args: { build: n } }],
-        }),
-      });
+      let res;
+      // A 503 (the pool busy, on a loaded machine) is retried: the same Idempotency-Key opens one.
+      for (let attempt = 0; ; attempt++) {
+        res = await fetch(`${base}/api/interrupts`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': key,
+            'idempotency-key': `bench-waiters-${n}`,
+          },
+          body: JSON.stringify({
+            title: `Deploy build ${n}`,
+            actionRequests: [{ name: 'deploy', args: { build: n } }],
+          }),
+        });
+        if (res.status !== 503 || attempt === 5) break;
+        await res.arrayBuffer();
+        await sleep(1_000);
+      }
       if (res.status !== 201)
         throw new Error(`POST /api/interrupts: ${res.status} ${await res.text()}`);
       ids[n] = (await res.json()).id;
     }
   };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await Promise.all(Array.from({ length: 16 }, worker));
   return ids;
 }
 
@@ -208,42 +196,94 @@ ${servers.map((s, i) => `  server api-${i + 1} 127.0.0.1:${s.port} check`).join(
 }
 
 /**
- * One phase: N agents wait on `ids` through `base`; an idle window measures the waiting; then
- * DECISIONS of them are decided one after another, each on `decideOn(i)`, timing each decision's
- * 2xx to its waitForAnswer returning. `counts(id, instance)` says whether a sample counts.
+ * The agents' processes: `count` of them (forked, waiters-bench.agents.mjs), each holding its share
+ * of the agents; asks, answers and the waits' returns over IPC.
  */
-async function phase({ name, Interlock, base, key, ids, services, decideOn, counts, cookie }) {
-  const abort = new AbortController();
-  setMaxListeners(0, abort.signal); // one listener per agent
-  // The SDK's defaults, as an agent has them (a 503 or 429 is retried with backoff).
-  // One client per load balancer (or the one instance): agent i goes through bases[i % k].
+function startAgents(count) {
+  return Array.from({ length: count }, () => {
+    const child = fork(join(root, 'tools/bench/waiters-bench.agents.mjs'), [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const handlers = new Map();
+    child.on('message', (message) => handlers.get(message.type)?.(message));
+    const next = (type) => new Promise((resolve) => handlers.set(type, resolve));
+    return {
+      pid: child.pid,
+      on: (type, handler) => handlers.set(type, handler),
+      next,
+      send: (message) => child.send(message),
+      snapshot: () => {
+        const answer = next('snapshot');
+        child.send({ type: 'snapshot' });
+        return answer;
+      },
+      stop: async () => {
+        const stopped = next('stopped');
+        child.send({ type: 'stop' });
+        const { failures } = await stopped;
+        if (child.exitCode === null) await new Promise((r) => child.on('exit', r));
+        return failures;
+      },
+    };
+  });
+}
+
+/** The sums of the agents' counters (one snapshot of each process). */
+function total(snapshots) {
+  const why = {};
+  for (const s of snapshots)
+    for (const [reason, n] of Object.entries(s.unavailableWhy))
+      why[reason] = (why[reason] ?? 0) + n;
+  const least = snapshots.map((s) => s.leastRemaining).filter((r) => r !== null);
+  return {
+    requests: snapshots.reduce((n, s) => n + s.requests, 0),
+    refused: snapshots.reduce((n, s) => n + s.refused, 0),
+    unavailable: snapshots.reduce((n, s) => n + s.unavailable, 0),
+    unavailableWhy: why,
+    leastRemaining: least.length === 0 ? null : Math.min(...least),
+    lagP99: Math.max(0, ...snapshots.map((s) => s.lagP99)),
+  };
+}
+
+/**
+ * One phase: N agents wait on `ids` through `base`, spread over AGENT_PROCESSES processes; an idle
+ * window measures the waiting; then DECISIONS of them are decided from this process (which holds
+ * no agent), spread over one wait's length, each on `decideOn(i)`, timing each decision's 2xx to
+ * its waitForAnswer returning — both on process.hrtime, the machine's one monotonic clock.
+ * `counts(server, instance)` says whether a sample counts (server: the one that held the wait).
+ */
+async function phase({ name, base, key, ids, services, decideOn, counts, cookie }) {
   const bases = Array.isArray(base) ? base : [base];
-  const clients = bases.map(
-    (baseURL) => new Interlock({ apiKey: key, baseURL, fetch: countingFetch }),
-  );
+  const agents = startAgents(Math.min(AGENT_PROCESSES, ids.length));
   const returned = new Map();
-  const failures = [];
-  const before = { requests: seen.requests, refused: seen.refused, unavailable: seen.unavailable };
-  const waits = ids.map((id, i) =>
-    clients[i % clients.length].interrupts
-      .waitForAnswer(id, { timeout: 30 * 60_000, signal: abort.signal })
-      .then(() => returned.set(id, performance.now()))
-      .catch((error) => {
-        if (!abort.signal.aborted) failures.push(`${id}: ${error.message}`);
-      }),
-  );
+  for (const a of agents)
+    a.on('returned', ({ id, at, server }) => returned.set(id, { at, server }));
   const startedAt = Date.now();
-  while (seen.requests - before.requests < ids.length) {
-    if (Date.now() - startedAt > 300_000) throw new Error(`${name}: the waits were not all sent`);
-    await sleep(200);
-  }
-  log(`${name}: ${ids.length} waits sent in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  const sent = agents.map((a) => a.next('sent'));
+  agents.forEach((a, k) =>
+    a.send({
+      type: 'start',
+      sdk: pathToFileURL(join(root, 'libs/sdk-ts/dist/index.js')).href,
+      key,
+      bases,
+      ids: ids.filter((_, i) => i % agents.length === k),
+    }),
+  );
+  await Promise.race([
+    Promise.all(sent),
+    sleep(300_000).then(() => {
+      throw new Error(`${name}: the waits were not all sent`);
+    }),
+  ]);
+  log(
+    `${name}: ${ids.length} waits sent by ${agents.length} agent processes in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
   await sleep(5_000);
 
   // The idle window: nothing is decided, the agents only wait.
+  const before = total(await Promise.all(agents.map((a) => a.snapshot())));
   const cpu0 = services.map((s) => cpuMicros(s.pid));
-  const driverCpu0 = process.cpuUsage();
-  const requests0 = seen.requests;
+  const agentsCpu0 = agents.map((a) => cpuMicros(a.pid));
   const t0 = performance.now();
   let rss = 0;
   while (performance.now() - t0 < WINDOW_S * 1000) {
@@ -252,25 +292,26 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6 / seconds);
-  const requestsPerSecond = (seen.requests - requests0) / seconds;
-  // The driver (this process: every agent) shares the machine: its own CPU, to set beside the service's.
-  const driverUsage = process.cpuUsage(driverCpu0);
-  const driverCpu = (driverUsage.user + driverUsage.system) / 1e6 / seconds;
+  const windowEnd = total(await Promise.all(agents.map((a) => a.snapshot())));
+  const requestsPerSecond = (windowEnd.requests - before.requests) / seconds;
+  // The agents' processes share the machine: their CPU, to set beside the service's.
+  const agentsCpu =
+    agents.reduce((sum, a, k) => sum + cpuMicros(a.pid) - agentsCpu0[k], 0) / 1e6 / seconds;
   const windowLoad = loadavg()[0];
   log(
     `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB`,
   );
 
-  // Decisions, one after another; each one's wait should return right after its 2xx. The driver's
-  // event-loop delay meanwhile bounds how late it can notice a wait returning.
-  const driverLag = monitorEventLoopDelay({ resolution: 10 });
-  driverLag.enable();
+  // Decisions spread over one wait's length (60 s), so that they fall anywhere in the agents'
+  // cycles — also between one held request and the next.
+  const spacing = Math.max(50, (60_000 / Math.min(DECISIONS, ids.length)) | 0);
   const decidedAt = new Map();
   let decisionRetries = 0;
   const decisionFailures = [];
   for (let i = 0; i < Math.min(DECISIONS, ids.length); i++) {
     const id = ids[i];
     const target = decideOn(i);
+    const t = performance.now();
     let res;
     // A 503 (the database or the instance busy, on a loaded machine) is retried and counted.
     for (let attempt = 0; ; attempt++) {
@@ -289,48 +330,49 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
       decisionFailures.push(`${res.status} ${(await res.text()).slice(0, 120)}`);
       continue;
     }
-    decidedAt.set(id, { at: performance.now(), on: target.name });
+    decidedAt.set(id, { at: now(), on: target.name });
     await res.arrayBuffer();
-    await sleep(50);
+    await sleep(Math.max(0, spacing - (performance.now() - t)));
   }
   const deadline = Date.now() + 60_000;
   while ([...decidedAt.keys()].some((id) => !returned.has(id)) && Date.now() < deadline)
     await sleep(100);
+  const end = total(await Promise.all(agents.map((a) => a.snapshot())));
   const latencies = [];
   let missing = 0;
   for (const [id, { at, on }] of decidedAt) {
-    if (!returned.has(id)) {
+    const back = returned.get(id);
+    if (back === undefined) {
       missing++;
       continue;
     }
-    if (!counts(id, on)) continue;
-    latencies.push(Math.max(0, returned.get(id) - at));
+    if (!counts(back.server, on)) continue;
+    latencies.push(Math.max(0, back.at - at));
   }
-  driverLag.disable();
-  abort.abort();
-  await Promise.all(waits);
+  const failures = (await Promise.all(agents.map((a) => a.stop()))).flat();
   const result = {
     name,
     waiters: ids.length,
+    agentProcesses: agents.length,
     requestsPerSecond,
     cpu,
     rss,
-    driverCpu,
-    driverLagP99: driverLag.percentile(99) / 1e6,
+    agentsCpu,
+    agentsLagP99: end.lagP99,
     windowLoad,
     p50: latencies.length ? percentile(latencies, 50) : NaN,
     p99: latencies.length ? percentile(latencies, 99) : NaN,
     samples: latencies.length,
     missing,
-    refused: seen.refused - before.refused,
-    unavailable: seen.unavailable - before.unavailable,
+    refused: end.refused,
+    unavailable: end.unavailable,
+    unavailableWhy: end.unavailableWhy,
+    leastRemaining: end.leastRemaining,
     failures: failures.length,
     decisionRetries,
     decisionFailures: decisionFailures.length,
   };
   log(`${name}: ${JSON.stringify(result)}`);
-  if (seen.unavailableWhy.size > 0)
-    log(`${name}: 503s so far: ${JSON.stringify([...seen.unavailableWhy])}`);
   if (failures.length > 0) log(`${name}: first failures: ${failures.slice(0, 3).join('; ')}`);
   if (decisionFailures.length > 0)
     log(`${name}: decisions refused: ${decisionFailures.slice(0, 3).join('; ')}`);
@@ -338,7 +380,6 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
 }
 
 build('libs/sdk-ts/tsup.config.ts');
-const { Interlock } = await import(pathToFileURL(join(root, 'libs/sdk-ts/dist/index.js')).href);
 const { url, stop: stopDatabase } = await benchDatabase('interlock_bench_waiters');
 const stops = [];
 try {
@@ -366,7 +407,6 @@ try {
   const one = PHASES.includes('one')
     ? await phase({
         name: 'one instance',
-        Interlock,
         base: a.base,
         key,
         cookie,
@@ -390,7 +430,6 @@ try {
     const names = { 'api-1': 'A', 'api-2': 'B' };
     two = await phase({
       name: 'two instances',
-      Interlock,
       base: lbs.map((lb) => lb.base),
       key,
       cookie,
@@ -398,8 +437,7 @@ try {
       services: [a, b],
       decideOn: (i) => (i % 2 === 0 ? a : b),
       // Only a decision made on the other instance than the one that held the wait.
-      counts: (id, on) =>
-        names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
+      counts: (server, on) => names[server] !== undefined && names[server] !== on,
     });
   }
 
@@ -410,7 +448,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ');
     const row = (r) =>
-      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.driverCpu * 100).toFixed(1)} % / ${r.driverLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
     writeSection(
       'waiters',
       `## Waiting agents (issue 37 §6)
@@ -420,25 +458,37 @@ load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISION
 an idle window of ${WINDOW_S} s.
 
 ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SDK's \`waitForAnswer\` (held
-\`GET /api/interrupts/{id}?waitSeconds=60\`, one driver process); the instances keep the default request
+\`GET /api/interrupts/{id}?waitSeconds=60\`), spread over ${one.agentProcesses} agent processes; the instances keep the default request
 budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
-(% of one core) and the highest RSS of an instance. Then decisions one after another (by a member,
-directly on an instance): from each decision's 2xx to its agent's \`waitForAnswer\` returning, p50 / p99
-(samples). 503s: answers \`503\` the agents met (the SDK retries them). Driver: this bench's own process
-(every agent) — its CPU over the idle window (% of one core, not counted as the service's) and its
-event-loop delay p99 while the decisions were made (how late it may notice a wait returning). Load:
+(% of one core) and the highest RSS of an instance. Then decisions one after another, spread over 60 s
+(by a member, directly on an instance, from the bench's own process, which holds no agent): from each
+decision's 2xx to its agent's \`waitForAnswer\` returning, both on the machine's monotonic clock, p50 / p99
+(samples). 503s: answers \`503\` the agents met (the SDK retries them). Agents: the agents' processes
+together — their CPU over the idle window (% of one core, not counted as the service's) and the worst
+of their event-loop delays p99 while the decisions were made (how late one may notice a wait returning). Load:
 the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s | Driver CPU / lag p99 | Load |
+| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
 | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 
-Least \`RateLimit-Remaining\` an agent saw: ${Number.isFinite(seen.leastRemaining) ? seen.leastRemaining : 'none reported'} (of 6,000).
-503s by reason: ${seen.unavailableWhy.size === 0 ? 'none' : [...seen.unavailableWhy].map(([why, n]) => `${n} × ${why}`).join('; ')}.
+Least \`RateLimit-Remaining\` an agent saw: ${[one, two].map((r) => `${r.name} ${r.leastRemaining ?? 'none reported'}`).join(', ')} (of 6,000).
+503s by reason: ${[one, two]
+        .map(
+          (r) =>
+            `${r.name}: ${
+              Object.keys(r.unavailableWhy).length === 0
+                ? 'none'
+                : Object.entries(r.unavailableWhy)
+                    .map(([why, n]) => `${n} × ${why}`)
+                    .join('; ')
+            }`,
+        )
+        .join('. ')}.
 Waits that failed otherwise: ${one.failures + two.failures}; decided waits that did not return within 60 s: ${one.missing + two.missing};
 decisions retried after a 503: ${one.decisionRetries + two.decisionRetries}; decisions refused (not 201): ${one.decisionFailures + two.decisionFailures}.`,
     );

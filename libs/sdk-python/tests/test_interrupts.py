@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+import time
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
 import httpx
@@ -69,6 +70,31 @@ def test_wait_for_answer_asks_the_service_to_hold_each_read(sleeps: list[float])
     short = recorder(json_response(200, ANSWERED))
     make(short).interrupts.wait_for_answer(INTERRUPT_ID, timeout=5.5)
     assert short.requests[0].url.params.get("waitSeconds") == "5"
+
+
+def test_wait_for_answer_asks_again_at_once_after_a_hold_ended_a_little_early(
+    sleeps: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SPEC §8e: a hold of 20 s or more may end up to 5 % (at most 3 s) early; each read takes its
+    # time on a fake clock.
+    clock = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+
+    def held(seconds: float, body: dict[str, Any]) -> Callable[[httpx.Request], httpx.Response]:
+        def handler(request: httpx.Request) -> httpx.Response:
+            clock[0] += seconds
+            return json_response(200, body)
+
+        return handler
+
+    rec = recorder(held(57.1, OPEN), held(59.0, OPEN), held(1.0, ANSWERED))
+    assert make(rec).interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=0.5).status == "answered"
+    assert len(rec.requests) == 3
+    assert sleeps == []
+    # 56.9 s of 60 (more than 3 s short): a service restarting, the next read pauses first.
+    cut = recorder(held(56.9, OPEN), held(1.0, ANSWERED))
+    make(cut).interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=0.5)
+    assert sleeps == [0.5]
 
 
 def test_wait_for_answer_polls_an_older_service_that_refuses_wait_seconds(sleeps: list[float]) -> None:

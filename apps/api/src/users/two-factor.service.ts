@@ -14,7 +14,7 @@ import type {
   TwoFactorStatusResponse,
 } from './dto/two-factor.dto';
 import { PasswordsService } from './passwords.service';
-import { base32Decode, matchTotp, newTotpSecret, otpauthUri } from './totp';
+import { matchTotp, newTotpSecret, otpauthUri } from './totp.util';
 import { TwoFactorRepository, type TwoFactorRow } from './two-factor.repository';
 
 export const TWO_FACTOR_ISSUER = 'Interlock';
@@ -213,10 +213,9 @@ export class TwoFactorService {
     return left === undefined ? undefined : { via: 'recovery_code', left };
   }
 
-  private key(row: TwoFactorRow, userId: string): Buffer {
-    const key = base32Decode(this.box.open(row.secret_sealed, 'user', userId));
-    if (key === undefined) throw new Error('a stored two-factor secret is not base32');
-    return key;
+  /** The person's key, base32, as their authenticator app holds it. */
+  private key(row: TwoFactorRow, userId: string): string {
+    return this.box.open(row.secret_sealed, 'user', userId);
   }
 
   private async newRecoveryCodes(tx: Queryable, userId: string): Promise<string[]> {

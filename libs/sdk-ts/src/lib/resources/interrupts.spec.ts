@@ -1,6 +1,7 @@
 import { Interlock } from '../client';
 import { APIUserAbortError, NotFoundError, WaitTimeoutError } from '../errors';
 import { errorResponse, jsonResponse, mockFetch } from '../testing/mock-fetch';
+import { heldInFull } from './interrupts';
 
 const open = {
   id: 'int_1',
@@ -110,6 +111,39 @@ describe('interrupts', () => {
     const short = mockFetch(jsonResponse(200, answered));
     await client(short.fetch).interrupts.waitForAnswer('int_1', { timeout: 5_500 });
     expect(short.calls[0].url.searchParams.get('waitSeconds')).toBe('5');
+  });
+
+  it('waitForAnswer asks again at once after a hold the service ended a little early (SPEC §8e), and pauses after one it cut short', async () => {
+    // Each read takes `heldMs` on a fake clock; a pause of pollInterval (an hour) would time out.
+    let clock = 1_000_000;
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      const held = (heldMs: number, body: object) => async () => {
+        clock += heldMs;
+        return jsonResponse(200, body);
+      };
+      const reads = [held(57_100, open), held(59_000, open), held(1_000, answered)];
+      const fetch = (() => (reads.shift() as () => Promise<Response>)()) as typeof globalThis.fetch;
+      const result = await client(fetch).interrupts.waitForAnswer('int_1', {
+        pollInterval: 3_600_000,
+        timeout: 3_600_000,
+      });
+      expect(result.status).toBe('answered');
+      expect(reads).toHaveLength(0);
+    } finally {
+      now.mockRestore();
+    }
+    // Held 56.9 s of 60 (more than 3 s short): a service restarting — the next read waits its turn.
+    expect([heldInFull(60, 57_000), heldInFull(60, 56_999), heldInFull(10, 9_999)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([heldInFull(20, 19_000), heldInFull(20, 18_999), heldInFull(5, 5_000)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('waitForAnswer polls an older service that refuses waitSeconds, without asking it again', async () => {

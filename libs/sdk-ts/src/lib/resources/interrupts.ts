@@ -50,6 +50,17 @@ export const DEFAULT_POLL_INTERVAL_MS = 2_000;
 /** The longest wait the service holds one request for (`waitSeconds`, SPEC §8e). */
 export const MAX_WAIT_SECONDS = 60;
 
+/**
+ * Whether a read the service held `heldMs` for ran its whole wait. A hold of 20 s or more may end
+ * up to 5 % (at most 3 s) early, at random (SPEC §8e: agents whose waits began together do not all
+ * come back together): that is a full wait too, and the next read is sent at once — a pause
+ * there would leave a decision made meanwhile unseen for up to `pollInterval`.
+ */
+export function heldInFull(waitSeconds: number, heldMs: number): boolean {
+  const early = waitSeconds >= 20 ? Math.min(3_000, waitSeconds * 50) : 0;
+  return heldMs >= waitSeconds * 1000 - early;
+}
+
 /** A 400 about `waitSeconds`: the service predates waiting, and the SDK polls it instead. */
 function refusesWaiting(error: unknown): boolean {
   return error instanceof BadRequestError && /waitSeconds/.test(error.message);
@@ -149,7 +160,7 @@ export class Interrupts {
       if (remaining <= 0) throw new WaitTimeoutError(id, timeout);
       // Held for its whole wait: ask again at once. Answered early while still open (a service
       // restarting, or one that does not hold requests): pause first.
-      if (waitSeconds > 0 && Date.now() - sentAt >= waitSeconds * 1000) continue;
+      if (waitSeconds > 0 && heldInFull(waitSeconds, Date.now() - sentAt)) continue;
       try {
         await sleep(Math.min(pollInterval, remaining), requestOptions.signal);
       } catch (cause) {

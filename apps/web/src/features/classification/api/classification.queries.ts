@@ -25,7 +25,8 @@ import {
   type PutClassifierDto,
   type TestClassifierDto,
 } from '@interlock/api-client';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
 
 export const classificationKeys = {
   all: ['classification'] as const,
@@ -112,31 +113,28 @@ export function useRulePreview(draft: CreateClassificationRuleDto | null) {
 }
 
 export function useSaveRule(id: string | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateClassificationRuleDto) =>
+  return useInvalidatingMutation(
+    (body: CreateClassificationRuleDto) =>
       id === undefined
         ? call(createClassificationRule({ body }))
         : call(updateClassificationRule({ path: { id }, body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
-  });
+    [classificationKeys.all],
+  );
 }
 
 export function useSetRuleMode() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, mode }: { id: string; mode: ClassificationRuleMode }) =>
+  return useInvalidatingMutation(
+    ({ id, mode }: { id: string; mode: ClassificationRuleMode }) =>
       call(updateClassificationRule({ path: { id }, body: { mode } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
-  });
+    [classificationKeys.all],
+  );
 }
 
 export function useDeleteRule() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(deleteClassificationRule({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(deleteClassificationRule({ path: { id } })),
+    [classificationKeys.all],
+  );
 }
 
 /** Rules argus suggests from people's approvals (SPEC §8d). */
@@ -149,30 +147,27 @@ export function useSuggestions() {
 
 /** Applies a suggestion in the mode the person picked: the rule is made, the suggestion gone. */
 export function useApplySuggestion() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, mode }: { id: string; mode: 'shadow' | 'enforce' }) =>
+  return useInvalidatingMutation(
+    ({ id, mode }: { id: string; mode: 'shadow' | 'enforce' }) =>
       call(applyClassificationSuggestion({ path: { id }, body: { mode } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
-  });
+    [classificationKeys.all],
+  );
 }
 
 /** Dismisses a suggestion: argus does not make it again. */
 export function useDismissSuggestion() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
+    [classificationKeys.suggestions],
+  );
 }
 
 /** Undoes a dismissal: the suggestion is listed again while its evidence holds. */
 export function useRestoreSuggestion() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(restoreClassificationSuggestion({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(restoreClassificationSuggestion({ path: { id } })),
+    [classificationKeys.suggestions],
+  );
 }
 
 /** The organisation's external classifier (null: none is set up). */
@@ -185,27 +180,21 @@ export function useClassifier() {
 
 /** Sets up or changes the classifier; the answer that sets it up carries its secret, once. */
 export function useSaveClassifier() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: PutClassifierDto) => call(putClassifier({ body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
-  });
+  return useInvalidatingMutation(
+    (body: PutClassifierDto) => call(putClassifier({ body })),
+    [classificationKeys.classifier],
+  );
 }
 
 export function useRotateClassifierSecret() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => call(rotateClassifierSecret()),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
-  });
+  return useInvalidatingMutation(
+    () => call(rotateClassifierSecret()),
+    [classificationKeys.classifier],
+  );
 }
 
 export function useDeleteClassifier() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => call(deleteClassifier()),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
-  });
+  return useInvalidatingMutation(() => call(deleteClassifier()), [classificationKeys.classifier]);
 }
 
 /** Asks the saved classifier about a sample action; writes nothing. */

@@ -5,7 +5,8 @@ import {
   retrieveSession,
   type ListSessionsData,
 } from '@interlock/api-client';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
 
 export type SessionFilters = Omit<NonNullable<ListSessionsData['query']>, 'cursor' | 'limit'>;
 
@@ -36,9 +37,8 @@ export function useSessionRecord(id: string) {
 }
 
 export function useDisconnectSession() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(disconnectSession({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(disconnectSession({ path: { id } })),
+    [sessionKeys.all],
+  );
 }

@@ -14,6 +14,7 @@ import {
   type WebhookDeliveryResponse,
 } from '@interlock/api-client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -63,11 +64,10 @@ export function useWebhookDeliveries(id: string) {
 }
 
 export function useCreateWebhook() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateWebhookDto) => call(createWebhook({ body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.list() }),
-  });
+  return useInvalidatingMutation(
+    (body: CreateWebhookDto) => call(createWebhook({ body })),
+    [webhookKeys.list()],
+  );
 }
 
 export function useUpdateWebhook() {
@@ -95,28 +95,23 @@ export function useDeleteWebhook() {
 }
 
 export function useRotateWebhookSecret() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(rotateWebhookSecret({ path: { id } })),
-    onSuccess: (webhook) =>
-      queryClient.invalidateQueries({ queryKey: webhookKeys.detail(webhook.id) }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(rotateWebhookSecret({ path: { id } })),
+    (webhook) => [webhookKeys.detail(webhook.id)],
+  );
 }
 
 export function useSendTestEvent() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(testWebhook({ path: { id } })),
-    onSuccess: (_, id) => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(id) }),
-  });
+  return useInvalidatingMutation(
+    (id: string) => call(testWebhook({ path: { id } })),
+    (_, id) => [webhookKeys.deliveries(id)],
+  );
 }
 
 export function useRetryDelivery() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) =>
+  return useInvalidatingMutation(
+    ({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) =>
       call(retryWebhookDelivery({ path: { id: webhookId, deliveryId } })),
-    onSuccess: (_, { webhookId }) =>
-      queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) }),
-  });
+    (_, { webhookId }) => [webhookKeys.deliveries(webhookId)],
+  );
 }

@@ -20,6 +20,7 @@ from .._interrupts_base import (
     DEFAULT_POLL_INTERVAL,
     DEFAULT_WAIT_TIMEOUT,
     _create_body,
+    _held_in_full,
     _held_timeout,
     _Interrupts,
     _refuses_waiting,
@@ -173,7 +174,7 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
             # Held for its whole wait: ask again at once. Answered early while still open (a service
             # restarting, or one that does not hold requests): pause first.
-            if wait > 0 and time.monotonic() - sent_at >= wait:
+            if wait > 0 and _held_in_full(wait, time.monotonic() - sent_at):
                 continue
             await _retry.async_sleep(poll_interval if remaining is None else min(poll_interval, remaining))
 

@@ -182,6 +182,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     try {
       const unreachable = await verify(owner, d);
       expect(unreachable.status).toBe(503);
+      expect(unreachable.headers['retry-after']).toBe('30');
       expect(unreachable.body).toMatchObject({
         code: 'SERVICE_UNAVAILABLE',
         message: `Could not look up _interlock-challenge.${d}: the DNS resolver did not answer (ESERVFAIL). Try again shortly.`,

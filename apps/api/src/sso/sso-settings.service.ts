@@ -183,6 +183,7 @@ export class SsoSettingsService {
         throw new DomainError(
           'SERVICE_UNAVAILABLE',
           SSO_SETTINGS_MESSAGES.resolverUnreachable(domain, found.reason),
+          { 'retry-after': '30' },
         );
       case 'found':
         break;
@@ -191,6 +192,8 @@ export class SsoSettingsService {
       const current = await this.sso.read(tx, organisationId, 'FOR UPDATE');
       if (current === undefined) throw DomainError.of('NOT_FOUND');
       const marked = await this.sso.markDomainVerified(tx, organisationId, domain);
+      if (marked === 'gone') throw DomainError.of('NOT_FOUND');
+      if (marked === 'already') return this.answer(tx, current);
       if (marked === 'taken')
         throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.domainTaken(domain));
       const organisation = await this.organisations.read(tx, organisationId);

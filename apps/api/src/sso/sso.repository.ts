@@ -157,18 +157,25 @@ export class SsoRepository {
   }
 
   /**
-   * Records the organisation's proof of `domain`: `proven` when this call proved it, `taken`
+   * Records the organisation's proof of `domain`: `proven` when this call proved it, `already`
+   * when a concurrent call did, `gone` when the domain left the connection meanwhile, `taken`
    * when another organisation proved it first (the partial unique index decides a race).
    */
   async markDomainVerified(
     tx: Queryable,
     organisationId: string,
     domain: string,
-  ): Promise<'proven' | 'taken'> {
+  ): Promise<'proven' | 'already' | 'gone' | 'taken'> {
+    const [row] = await queryRows<{ verified_at: Date | null }>(
+      tx,
+      `SELECT verified_at FROM sso_domains WHERE organisation_id = $1 AND domain = $2 FOR UPDATE`,
+      [organisationId, domain],
+    );
+    if (row === undefined) return 'gone';
+    if (row.verified_at !== null) return 'already';
     try {
       await tx.query(
-        `UPDATE sso_domains SET verified_at = now()
-          WHERE organisation_id = $1 AND domain = $2 AND verified_at IS NULL`,
+        `UPDATE sso_domains SET verified_at = now() WHERE organisation_id = $1 AND domain = $2`,
         [organisationId, domain],
       );
     } catch (error) {

@@ -227,24 +227,26 @@ function Domains({ domains }: { domains: SsoDomainResponse[] }) {
 
 function CopyableValue({ label, value }: { label: string; value: string }) {
   return (
-    <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Text size="sm" w={130} c="dimmed">
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Button
-            size="compact-xs"
-            variant="default"
-            onClick={copy}
-            aria-label={`Copy ${label.toLowerCase()}`}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-    </Group>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
+        <CopyButton value={value}>
+          {({ copied, copy }) => (
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={copy}
+              aria-label={`Copy ${label.toLowerCase()}`}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+    </Stack>
   );
 }
 

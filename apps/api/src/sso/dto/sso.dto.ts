@@ -119,6 +119,7 @@ export class VerifySsoDomainDto {
   @ApiProperty({
     example: 'example.com',
     maxLength: 253,
+    pattern: DOMAIN_PATTERN,
     description: "One of the connection's allowedDomains.",
   })
   @IsString()

@@ -1,10 +1,16 @@
 // End-to-end tests: the real app on a real Postgres (a fresh database per test file, created
-// on the server that `npm test` starts or that TEST_DATABASE_URL names).
+// on the server that `npm test` starts or that TEST_DATABASE_URL names; a migrated one is a copy
+// of the run's template database, migrated once: test/support/migrated-database.ts).
 module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'api-e2e',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  testTimeout: 60_000,
+  // A bound, not a wait: a file's beforeAll boots the app (the first one in a worker also compiles
+  // it, and the run's first migrates the template) and seeds people over HTTP; at load 36–40 on the
+  // 2-core machine that took more than 60 s (tenancy-reads). Conditions are awaited with waitFor.
+  testTimeout: 180_000,
   maxWorkers: 2,
+  globalSetup: '<rootDir>/test/support/template-database.cjs',
+  globalTeardown: '<rootDir>/test/support/template-database-teardown.cjs',
 };

@@ -15,8 +15,12 @@
 //    what a returning reviewer's browser holds: the session cookie and the organisation last
 //    chosen (localStorage); BENCH_WEB_FIRST_VISIT=1 leaves the organisation out (a first visit:
 //    the dashboard then asks who you are before it knows which organisation's inbox to read).
+// 3. BENCH_WEB_PROFILE=<file.cpuprofile>: one more cold run, sampled by Chromium's CPU profiler
+//    from before the navigation until usable, saved for DevTools (Performance → load profile),
+//    with its self time by script and by function in the log: where a cold load's script goes.
+//    BENCH_WEB_BUILT=1 skips the build (measures dist/ as it is, e.g. while iterating on a change).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -38,6 +42,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  */
 const BASELINE = process.env.BENCH_WEB_BASELINE;
 const FIRST_VISIT = process.env.BENCH_WEB_FIRST_VISIT === '1';
+const PROFILE = process.env.BENCH_WEB_PROFILE;
 const KB = 1024;
 
 function log(message) {
@@ -233,13 +238,57 @@ async function profileInbox(page, usable, cdp) {
   };
 }
 
+/**
+ * One cold load under Chromium's sampling profiler (CDP Profiler, 100 µs), from before the
+ * navigation until usable: the profile goes to `file`, and the log gets its self time by script
+ * and the functions with the most self time (minified names: the build's source maps name them).
+ */
+async function profileColdLoad(browser, storageState, url, file) {
+  const context = await browser.newContext({
+    storageState,
+    viewport: { width: 1360, height: 860 },
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  const usable = await timeInbox(page, url);
+  const { profile } = await cdp.send('Profiler.stop');
+  await context.close();
+  writeFileSync(file, JSON.stringify(profile));
+  const self = new Map();
+  const interval =
+    (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
+  for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + interval);
+  const byScript = new Map();
+  const byFunction = new Map();
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id) ?? 0;
+    const { url: script, functionName, lineNumber, columnNumber } = node.callFrame;
+    const where = script ? new URL(script, url).pathname : `(${functionName || 'native'})`;
+    byScript.set(where, (byScript.get(where) ?? 0) + ms);
+    const fn = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}:${columnNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+  }
+  const top = (map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${v.toFixed(1).padStart(7)} ms  ${k}`)
+      .join('\n');
+  log(`profiled cold load (usable at ${usable.toFixed(0)} ms) saved to ${file}`);
+  log(`self time by script:\n${top(byScript, 12)}`);
+  log(`self time by function:\n${top(byFunction, 25)}`);
+}
+
 const pct = (values, p) =>
   [...values].sort((a, b) => a - b)[
     Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
   ];
 
 async function main() {
-  buildAll();
+  if (process.env.BENCH_WEB_BUILT !== '1') buildAll();
   const { shell, inbox, interrupt, markdown } = bundle();
   log(
     `initial JS ${(shell.js / KB).toFixed(1)} KB gzipped (${(shell.jsRaw / KB).toFixed(0)} KB raw); with the inbox ${(inbox.js / KB).toFixed(1)} KB`,
@@ -354,6 +403,7 @@ async function main() {
       // The baseline build right after, so both see the same moment's load.
       if (baseline) baselineProfiles.push(await coldRun(`http://localhost:${baseline.port}`));
     }
+    if (PROFILE) await profileColdLoad(browser, storageState, dashboardUrl, PROFILE);
     const warm = [];
     const context = await browser.newContext({
       storageState,

@@ -1,5 +1,5 @@
-// Writes each Jest run's counts and failed tests to TEST_RESULTS_DIR, so `npm test` can print its
-// closing lines (tools/scripts/test-results.cjs says what they hold).
+// Writes each Jest run's counts, failed tests and each file's duration to TEST_RESULTS_DIR, so
+// `npm test` can print its closing lines (tools/scripts/test-results.cjs says what they hold).
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
@@ -10,8 +10,12 @@ class ResultsReporter {
     const dir = process.env.TEST_RESULTS_DIR;
     if (!dir) return;
     const failures = [];
+    const files = [];
     for (const file of results.testResults) {
       const where = relative(process.cwd(), file.testFilePath);
+      // From the file's start (set-up included) to its end: what a worker spent on it.
+      if (file.perfStats?.end > 0)
+        files.push({ where, ms: file.perfStats.end - file.perfStats.start });
       if (file.testExecError !== undefined || (file.failureMessage && file.numFailingTests === 0))
         failures.push({
           where,
@@ -35,6 +39,7 @@ class ResultsReporter {
         failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
         skipped: results.numPendingTests + results.numTodoTests,
         failures,
+        files,
       }),
     );
   }

@@ -1,5 +1,6 @@
-// Writes a Playwright run's counts and failed tests to TEST_RESULTS_DIR, like the Jest reporter
-// (tools/jest/results-reporter.cjs), for `npm test`'s closing lines.
+// Writes a Playwright run's counts, failed tests and each file's duration (its tests' durations
+// summed) to TEST_RESULTS_DIR, like the Jest reporter (tools/jest/results-reporter.cjs), for
+// `npm test`'s closing lines.
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const { shortMessage } = require('../scripts/test-results.cjs');
@@ -8,9 +9,12 @@ class ResultsReporter {
   constructor() {
     this.counts = { passed: 0, failed: 0, skipped: 0 };
     this.failures = [];
+    this.fileMs = new Map();
   }
 
   onTestEnd(test, result) {
+    const file = relative(process.cwd(), test.location.file);
+    this.fileMs.set(file, (this.fileMs.get(file) ?? 0) + result.duration);
     if (result.retry < test.retries && result.status !== 'passed' && result.status !== 'skipped')
       return;
     if (result.status === 'passed') this.counts.passed += 1;
@@ -41,7 +45,12 @@ class ResultsReporter {
       });
     writeFileSync(
       join(dir, `playwright-${process.pid}-${Date.now()}.json`),
-      JSON.stringify({ ...this.counts, failed, failures: this.failures }),
+      JSON.stringify({
+        ...this.counts,
+        failed,
+        failures: this.failures,
+        files: [...this.fileMs].map(([where, ms]) => ({ where, ms })),
+      }),
     );
   }
 }

@@ -36,11 +36,19 @@ function unescapeXml(text) {
   });
 }
 
-/** Counts and failed test cases of a JUnit XML report (pytest's, schemathesis's). */
+/**
+ * Counts, failed test cases and the time per test class (pytest's module or class, summed from
+ * its cases' `time`) of a JUnit XML report (pytest's, schemathesis's).
+ */
 function junitResults(xml, where) {
-  const results = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const results = { passed: 0, failed: 0, skipped: 0, failures: [], files: [] };
+  const classMs = new Map();
   for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const body = match[3] ?? '';
+    const className = unescapeXml(/\bclassname="([^"]*)"/.exec(match[1])?.[1] ?? '');
+    const seconds = Number(/\btime="([^"]*)"/.exec(match[1])?.[1] ?? 0);
+    if (className !== '' && Number.isFinite(seconds))
+      classMs.set(className, (classMs.get(className) ?? 0) + seconds * 1000);
     const failure = /<(failure|error)\b([^>]*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(body);
     if (failure === null) {
       if (/<skipped\b/.test(body)) results.skipped++;
@@ -59,6 +67,7 @@ function junitResults(xml, where) {
       message: shortMessage(message),
     });
   }
+  for (const [name, ms] of classMs) results.files.push({ where: `${where} ${name}`, ms });
   return results;
 }
 

@@ -3,14 +3,28 @@
 // accept it), the contract/codegen drift check, formatting (Prettier), lint,
 // type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
-// that this script starts and always stops (or TEST_DATABASE_URL when set).
+// that this script starts and always stops (or TEST_DATABASE_URL when set). Its closing lines say
+// where the time went: each phase, the nx tasks (from NX_PROFILE's trace, tmp/nx-profile.json)
+// and the slowest test files (from the runners' reports in tmp/test-results).
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = join(root, 'tmp', 'test-results');
+// Nx's Chrome trace of the run's tasks (chrome://tracing or ui.perfetto.dev open it).
+const nxProfile = join('tmp', 'nx-profile.json');
+const TOP = 15;
 
 function run(cmd, args, env) {
   return new Promise((resolve) => {
@@ -24,19 +38,80 @@ function summary() {
   let failed = 0;
   let skipped = 0;
   const failures = [];
+  const files = [];
   for (const file of readdirSync(resultsDir)) {
     const r = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
     passed += r.passed;
     failed += r.failed;
     skipped += r.skipped;
     failures.push(...(r.failures ?? []));
+    files.push(...(r.files ?? []));
   }
-  return { passed, failed, skipped, failures };
+  return { passed, failed, skipped, failures, files };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+const clock = (ms) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** The nx tasks of the profile: id, start and end (ms since the epoch), status. */
+function nxTasks() {
+  const path = join(root, nxProfile);
+  if (!existsSync(path)) return [];
+  return JSON.parse(readFileSync(path, 'utf8'))
+    .filter((e) => e.ph === 'X')
+    .map((e) => ({
+      id: e.name,
+      start: e.ts / 1000,
+      end: (e.ts + e.dur) / 1000,
+      status: e.args?.status,
+    }));
+}
+
+/** Where the time went: the phases, the longest nx tasks (when each ran) and the slowest test files. */
+function timeReport(phases, files, loadAtStart) {
+  const lines = ['', '[test] where the time went'];
+  const [first] = phases;
+  const total = phases.reduce((sum, p) => sum + p.ms, 0);
+  const load = (l) => l.map((x) => x.toFixed(1)).join(' ');
+  lines.push(
+    `  wall ${clock(total)}; load average at the start ${load(loadAtStart)}, at the end ${load(loadavg())}`,
+  );
+  lines.push(`  phases: ${phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(', ')}`);
+  const tasks = nxTasks();
+  if (tasks.length > 0) {
+    const t0 = first.start;
+    lines.push(
+      `  nx tasks, longest ${Math.min(TOP, tasks.length)} of ${tasks.length} (start–end on the run's clock):`,
+    );
+    for (const t of [...tasks].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, TOP))
+      lines.push(
+        `    ${seconds(t.end - t.start).padStart(7)}  ${clock(t.start - t0)}–${clock(t.end - t0)}  ${t.id}${t.status === 'success' || t.status === undefined ? '' : ` (${t.status})`}`,
+      );
+    lines.push(`    (the trace: ${nxProfile})`);
+  }
+  if (files.length > 0) {
+    lines.push(`  slowest test files, ${Math.min(TOP, files.length)} of ${files.length}:`);
+    for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, TOP))
+      lines.push(`    ${seconds(f.ms).padStart(7)}  ${f.where}`);
+  }
+  return lines.join('\n');
 }
 
 async function main() {
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
+  rmSync(join(root, nxProfile), { force: true });
+  const loadAtStart = loadavg();
+  const phases = [];
+  let phaseStart = Date.now();
+  const phase = (name) => {
+    const now = Date.now();
+    phases.push({ name, start: phaseStart, ms: now - phaseStart });
+    phaseStart = now;
+  };
 
   let pg;
   let databaseUrl = process.env.TEST_DATABASE_URL;
@@ -45,6 +120,7 @@ async function main() {
     databaseUrl = pg.url;
     console.log(`[test] throwaway Postgres at ${databaseUrl}`);
   }
+  phase('postgres');
   const stop = () => pg?.stop();
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
@@ -60,6 +136,7 @@ async function main() {
     NX_DAEMON: 'false',
     NX_NO_CLOUD: 'true',
     NX_TUI: 'false',
+    NX_PROFILE: nxProfile,
     FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
   };
   // The CrewAI bridge's venv (its own pins; about 1 GB of pip, minutes the first time, then cached
@@ -78,12 +155,15 @@ async function main() {
   try {
     // `npm ci` on a clean checkout (the Dockerfile's) must accept the committed lock file.
     code = await run(process.execPath, ['tools/scripts/check-lockfile.mjs'], env);
+    phase('lock file');
     if (code !== 0) throw new Error('lock file check failed');
     // The committed contract and generated SDK code must be what the code generates now.
     code = await run(process.execPath, ['tools/scripts/codegen.mjs', '--check'], env);
+    phase('codegen');
     if (code !== 0) throw new Error('codegen check failed');
     // The tree is formatted as .prettierrc says (what it leaves out: .prettierignore).
     code = await run('npx', ['prettier', '--check', '.', '--log-level=warn'], env);
+    phase('prettier');
     if (code !== 0)
       throw new Error('formatting check failed: `npx prettier --write .` formats the tree');
     code = await run(
@@ -103,6 +183,7 @@ async function main() {
       ],
       env,
     );
+    phase('nx');
   } catch (error) {
     console.error(`[test] ${error.message}`);
   } finally {
@@ -113,7 +194,9 @@ async function main() {
       console.error(`[test] the CrewAI venv's build failed: ${venvLog}`);
     await venvBuilt;
   }
-  const { passed, failed, skipped, failures } = summary();
+  if (phases.at(-1)?.name !== 'nx') phase('(stopped early)');
+  const { passed, failed, skipped, failures, files } = summary();
+  console.log(timeReport(phases, files, loadAtStart));
   // Last, so a log that keeps only its tail still says which tests failed and why.
   if (failures.length > 0) {
     console.log(`\n[test] failed tests (${failures.length}):`);

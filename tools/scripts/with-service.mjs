@@ -34,7 +34,9 @@
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
 // (the contract test raises the limits: it signs in and up far more often than a person) and
 // HTTP_ADAPTER when set (the contract test's Express run).
-// (The nx e2e targets build the service first, so the build here is normally a cache hit.)
+// The nx targets that run it depend on api:build and set INTERLOCK_API_BUILT=1: the service is
+// not built again here (even a cache hit of `nx run api:build` costs Nx's start and hashing,
+// 15 s on a loaded machine, once for each of the six targets, one at a time behind the lock).
 // Whatever happens, the service is stopped (SIGTERM) and the database dropped. The exit code is
 // the command's.
 import { spawn, spawnSync } from 'node:child_process';
@@ -51,7 +53,9 @@ import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const buildLock = join(root, 'tmp', 'with-service-build.lock');
-const READY_TIMEOUT_MS = 60_000;
+// A bound on a real condition (/health/ready answers 200; an exit ends the wait at once): the
+// start migrates an empty database, and at load 40 on the 2-core machine it took more than 60 s.
+const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 function log(message) {
@@ -104,7 +108,14 @@ async function buildService() {
     const result = spawnSync('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      // Not npm test's NX_PROFILE: this run's trace would overwrite the whole run's.
+      env: {
+        ...process.env,
+        NX_DAEMON: 'false',
+        NX_NO_CLOUD: 'true',
+        NX_TUI: 'false',
+        NX_PROFILE: undefined,
+      },
     });
     if (result.status !== 0) throw new Error(`nx run api:build failed (exit ${result.status})`);
   } finally {
@@ -113,7 +124,7 @@ async function buildService() {
 }
 
 /** A real SMTP server on loopback that writes each message it accepts to `dir` as `<n>.eml`. */
-async function startMailSink(dir) {
+export async function startMailSink(dir) {
   mkdirSync(dir, { recursive: true });
   let count = 0;
   const server = new smtp.SMTPServer({
@@ -177,7 +188,12 @@ async function startDnsServer(dir) {
   return { address: `127.0.0.1:${addresses.udp.port}`, stop: () => server.close() };
 }
 
-async function startService(databaseUrl, downloadsDir, smtpUrl, dnsServer) {
+/**
+ * The built service on a free loopback port, ready; `stop()` ends it. EMAIL_VERIFICATION, RATE_LIMIT_*,
+ * WEB_DIR and HTTP_ADAPTER come from this process's environment; `dnsServer` (`ip:port`), when given,
+ * is its SSO_DNS_SERVERS.
+ */
+export async function startService(databaseUrl, downloadsDir, smtpUrl, dnsServer) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -192,7 +208,7 @@ async function startService(databaseUrl, downloadsDir, smtpUrl, dnsServer) {
       PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
-      SSO_DNS_SERVERS: dnsServer,
+      ...(dnsServer === undefined ? {} : { SSO_DNS_SERVERS: dnsServer }),
       // The browser tests' people do not open verification links unless a test does (SPEC §8f).
       EMAIL_VERIFICATION: process.env.EMAIL_VERIFICATION ?? 'optional',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
@@ -408,7 +424,9 @@ async function main() {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
-    await buildService();
+    if (process.env.INTERLOCK_API_BUILT === '1')
+      log('the service is built (INTERLOCK_API_BUILT=1)');
+    else await buildService();
     service = await startService(dbUrl.toString(), downloadsDir, mail.url, dns.address);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });
@@ -437,7 +455,8 @@ async function main() {
   process.exit(code);
 }
 
-// Run as a script; imported (by tools/bench/sdk-*.bench.mjs), it only lends its helpers.
+// Run as a script; imported (by tools/bench/sdk-*.bench.mjs and the browser tests' second service,
+// apps/web-e2e/src/support/second-service.mjs), it only lends its helpers.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     console.error(error);

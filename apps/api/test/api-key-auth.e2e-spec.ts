@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '@interlock/api-keys';
 import { NotificationBus } from '../src/notifications/notification-bus';
+import { ApiKeysRepository } from '../src/api-keys/api-keys.repository';
 import { CurrentApiKey } from '../src/auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../src/auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../src/auth/principal';
@@ -161,6 +162,50 @@ describe('API key authentication (SPEC §4)', () => {
     expect(pro.status).toBe(200);
     await setPlan(t.app.getHttpServer(), owner.cookie, 'free');
     expect((await http().get('/probe-machine/pro').set('x-api-key', key.key)).status).toBe(402);
+  });
+
+  it('reads a key once for a herd of requests presenting it at once (issue 37 §6), and again after a change to it', async () => {
+    const bus = t.app.get(NotificationBus);
+    const repository = t.app.get(ApiKeysRepository);
+    const server = t.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    // The real read, 300 ms late: the herd's requests all arrive while the first is under way.
+    const findByHash = repository.findByHash.bind(repository);
+    const spy = jest
+      .spyOn(repository, 'findByHash')
+      .mockImplementation(async (db, hash) =>
+        new Promise((r) => setTimeout(r, 300)).then(() => findByHash(db, hash)),
+      );
+    try {
+      // Not cached yet: 40 requests at once. While the bus is unhealthy nothing is cached, and a
+      // request later than 1.5 s reads for itself (on a loaded machine the bus's proof may lapse
+      // for a moment): then the herd is sent again.
+      let reads = 0;
+      let herd = await createApiKey(server, owner.cookie, { name: 'herd' });
+      for (let attempt = 1; ; attempt++) {
+        await bus.sync();
+        spy.mockClear();
+        const statuses = await Promise.all(
+          Array.from({ length: 40 }, () =>
+            fetch(`${base}/probe-machine`, { headers: { 'x-api-key': herd.key } }).then(
+              (r) => r.status,
+            ),
+          ),
+        );
+        expect(statuses).toEqual(Array(40).fill(200));
+        reads = spy.mock.calls.length;
+        if (bus.healthy || attempt === 5) break;
+        herd = await createApiKey(server, owner.cookie, { name: `herd ${attempt}` });
+      }
+      expect(reads).toBe(1);
+      // A change announced while a lookup is shared is never answered from it: revoked, refused.
+      await http().delete(`/api/api-keys/${herd.id}`).set('cookie', owner.cookie).expect(204);
+      const after = await fetch(`${base}/probe-machine`, { headers: { 'x-api-key': herd.key } });
+      expect(after.status).toBe(401);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses a malformed key without touching the database', async () => {

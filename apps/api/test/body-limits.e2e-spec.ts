@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { MAX_JSON_FIELDS_PER_OBJECT } from '../src/http/json-limits.util';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 /** CPU time (user + system) a process has used so far, in ms (Linux: /proc/<pid>/stat). */
 function cpuMs(pid: number): number {
@@ -68,7 +69,7 @@ describe('bounded body checking', () => {
     });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     service = await startServiceProcess({
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'body-limits-pepper-0123456789abcdef',

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startServiceProcess } from './support/service-process';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { type TestDatabase } from './support/test-database';
 
 const MAIN = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'main.js');
 
@@ -44,7 +45,7 @@ function onTerminal(env: Record<string, string>, until: RegExp): Promise<string>
 describe('the console (issue 35: a log a person can read on a terminal, JSON otherwise)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
   });
   afterAll(async () => {
     await db.drop();

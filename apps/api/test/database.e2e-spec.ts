@@ -56,7 +56,8 @@ describe('readiness', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // An empty database: the service itself migrates it as it starts.
+    t = await startTestApp({ emptyDatabase: true });
   });
   afterAll(async () => {
     await t.close();

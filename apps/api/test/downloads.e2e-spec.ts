@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PAGE = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -181,7 +182,7 @@ describe("/downloads in the container image's layout (docker/api.Dockerfile)", (
         ],
       }),
     );
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     service = await startServiceProcess(
       { DATABASE_URL: db.url, API_KEY_PEPPER: 'image-layout-pepper-0123456789abcdef' },
       120_000,

@@ -7,10 +7,11 @@ import {
   SignedUpOwner,
   startSession,
 } from './support/factories';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
 import { SseClient, SseEvent } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 // Issue 12 §1: the organisation's event stream (GET /api/events) for an inbox that updates
 // without reloading: resumable with Last-Event-ID, across instances.
@@ -323,17 +324,16 @@ describe('organisation events across instances', () => {
   let b: ServiceProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = {
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'events-pepper-0123456789abcdef0123456789',
     };
-    a = await startServiceProcess(env);
-    b = await startServiceProcess(env);
+    [a, b] = await startServiceProcesses(env, 2);
   });
   afterAll(async () => {
-    if (b.child.exitCode === null) await b.stop();
-    if (a.child.exitCode === null) await a.stop();
+    if (b?.child.exitCode === null) await b.stop();
+    if (a?.child.exitCode === null) await a.stop();
     await db.drop();
   });
 

@@ -2,7 +2,8 @@ import { get, IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { SseClient } from './support/sse-client';
 
@@ -41,7 +42,7 @@ describe('SIGTERM drain', () => {
   let sql: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     service = await startServiceProcess({
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'graceful-shutdown-pepper-0123456789abcdef',

@@ -6,7 +6,8 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import request from 'supertest';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
-import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { adminDatabaseUrl, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
 import { waitFor } from './support/wait-for';
@@ -453,7 +454,7 @@ describe('a lost database', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const target = new URL(adminDatabaseUrl());
     proxy = new TcpProxy(target.hostname, Number(target.port));
     await proxy.start();

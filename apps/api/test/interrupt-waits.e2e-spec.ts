@@ -1,8 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { InterruptWaits } from '../src/interrupts/interrupt-waits';
+import type { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { INTERRUPT_SETTLED_CHANNEL, InterruptWaits } from '../src/interrupts/interrupt-waits';
 import { InterruptsRepository } from '../src/interrupts/interrupts.repository';
+import { NotificationBus } from '../src/notifications/notification-bus';
 import { createApiKey, openInterrupt, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -187,6 +190,41 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     await until(() => a.app.get(InterruptWaits).size === 0, 'the wait to be released', 5_000);
     expect((await decide(a, id)).status).toBe(201);
     expect((await wait(a, id, 5)).body.status).toBe('answered');
+  });
+
+  it('a bus reconnect reads the held interrupts in one statement and wakes only the waits whose interrupt left open meanwhile', async () => {
+    const waits = a.app.get(InterruptWaits);
+    const statuses = jest.spyOn(a.app.get(InterruptsRepository), 'readStatuses');
+    const listener = () => (a.app.get(NotificationBus) as unknown as { client: Client }).client;
+    try {
+      const decided = await openInterrupt(a.app.getHttpServer(), key);
+      const open = await openInterrupt(a.app.getHttpServer(), key);
+      const heldDecided = wait(a, decided.id, 60).then((res) => res);
+      const heldOpen = wait(a, open.id, 60).then((res) => res);
+      await until(() => waits.waiting === 2, 'both waits to be held');
+      // A decision A never hears of (as one committed while its listener was down): A stops
+      // listening for settled interrupts, B decides, then A's listener connection is cut.
+      await listener().query(`UNLISTEN ${INTERRUPT_SETTLED_CHANNEL}`);
+      expect((await decide(b, decided.id)).status).toBe(201);
+      const cut = listener();
+      const [{ pid }] = (await cut.query('SELECT pg_backend_pid() AS pid')).rows;
+      await a.app.get(DataSource).query('SELECT pg_terminate_backend($1)', [pid]);
+      const cutAt = Date.now();
+      const res = await heldDecided;
+      // Woken by the reconnect, not by its 60 s.
+      expect(Date.now() - cutAt).toBeLessThan(30_000);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: decided.id, status: 'answered' });
+      expect(listener()).not.toBe(cut);
+      // One read of both held interrupts' statuses; the wait whose interrupt is open still holds.
+      expect(statuses).toHaveBeenCalledTimes(1);
+      expect(new Set(statuses.mock.calls[0][2])).toEqual(new Set([decided.id, open.id]));
+      expect(waits.waiting).toBe(1);
+      expect((await decide(b, open.id)).status).toBe(201);
+      expect((await heldOpen).body).toMatchObject({ id: open.id, status: 'answered' });
+    } finally {
+      statuses.mockRestore();
+    }
   });
 
   it('stopping the instance answers its held waits at once with the current state', async () => {

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '@interlock/api-keys';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
 
 const PEPPER = 'two-process-pepper-0123456789abcdef0123';
 
@@ -38,10 +39,9 @@ describe('revocation across instances', () => {
     };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = { DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER, LOG_LEVEL: 'info' };
-    a = await startServiceProcess(env);
-    b = await startServiceProcess(env);
+    [a, b] = await startServiceProcesses(env, 2);
     const signUp = await post(a, '/api/auth/sign-up', {
       email: 'ops@example.test',
       password: 'a long password',
@@ -52,8 +52,9 @@ describe('revocation across instances', () => {
     cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
   });
   afterAll(async () => {
-    expect(await a.stop()).toBe(0);
-    expect(await b.stop()).toBe(0);
+    // After a failed start there is nothing to stop (startServiceProcesses stopped what it started).
+    if (a) expect(await a.stop()).toBe(0);
+    if (b) expect(await b.stop()).toBe(0);
     await db.drop();
   });
 

@@ -7,8 +7,9 @@ import {
   SignedUpOwner,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
 import { SseClient } from './support/sse-client';
 
 describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
@@ -190,14 +191,13 @@ describe('Live View across instances', () => {
   let b: ServiceProcess;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     const env = { DATABASE_URL: db.url, API_KEY_PEPPER: 'live-view-pepper-0123456789abcdef0123' };
-    a = await startServiceProcess(env);
-    b = await startServiceProcess(env);
+    [a, b] = await startServiceProcesses(env, 2);
   });
   afterAll(async () => {
-    if (b.child.exitCode === null) await b.stop();
-    if (a.child.exitCode === null) await a.stop();
+    if (b?.child.exitCode === null) await b.stop();
+    if (a?.child.exitCode === null) await a.stop();
     await db.drop();
   });
 

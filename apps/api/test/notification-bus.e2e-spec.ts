@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { Client, Pool } from 'pg';
-import { createDataSource } from '../src/database/data-source';
 import { BusTiming, PostgresNotificationBus } from '../src/notifications/notification-bus';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -41,11 +41,7 @@ describe('PostgresNotificationBus', () => {
     (bus as unknown as { client: Client }).client.query('UNLISTEN *');
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const ds = createDataSource({ url: db.url, poolSize: 1 });
-    await ds.initialize();
-    await ds.runMigrations({ transaction: 'each' });
-    await ds.destroy();
+    db = await createMigratedTestDatabase();
     publisher = new Pool({ connectionString: db.url, max: 4 });
   });
   afterAll(async () => {

@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { readNotificationOutboxStats } from '../src/notify/notification-outbox-stats-query.util';
 import { readOutboxStats } from '../src/webhooks/webhook-outbox-stats-query.util';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 // The outboxes' depth and oldest-due gauges (README "Metrics") read these two statements on every
 // scrape: each state counted once, finished rows left out, the oldest due age from the due rows only.
@@ -14,10 +15,9 @@ describe('the outbox gauges on Postgres', () => {
   const webhook = randomUUID();
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     ds = createDataSource({ url: db.url, poolSize: 2 });
     await ds.initialize();
-    await ds.runMigrations({ transaction: 'each' });
     await ds.query(`INSERT INTO organisations (id, name) VALUES ($1, 'Acme')`, [org]);
     await ds.query(
       `INSERT INTO webhooks (organisation_id, id, url, secret, created_by)

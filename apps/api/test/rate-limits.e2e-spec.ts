@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
-import { ServiceProcess, startServiceProcess } from './support/service-process';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { ServiceProcess, startServiceProcesses } from './support/service-process';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -311,7 +312,7 @@ describe('rate limits', () => {
     const WINDOW_MS = 10_000;
 
     beforeAll(async () => {
-      db = await createTestDatabase();
+      db = await createMigratedTestDatabase();
       const env = {
         DATABASE_URL: db.url,
         API_KEY_PEPPER: 'rate-limit-pepper-0123456789abcdef012345',
@@ -319,13 +320,12 @@ describe('rate limits', () => {
         RATE_LIMIT_API_KEY_REQUESTS: '40',
         RATE_LIMIT_API_KEY_WINDOW_SECONDS: String(WINDOW_MS / 1000),
       };
-      // One after the other: the first applies the migrations.
-      a = await startServiceProcess(env);
-      b = await startServiceProcess(env);
+      [a, b] = await startServiceProcesses(env, 2);
     });
     afterAll(async () => {
-      expect(await a.stop()).toBe(0);
-      expect(await b.stop()).toBe(0);
+      // After a failed start there is nothing to stop (startServiceProcesses stopped what it started).
+      if (a) expect(await a.stop()).toBe(0);
+      if (b) expect(await b.stop()).toBe(0);
       await db.drop();
     });
 

@@ -4,6 +4,7 @@ import { MIGRATIONS } from '../src/database/migrations';
 import { SseClient } from './support/sse-client';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { waitFor } from './support/wait-for';
 import {
   ensureHaproxyAndPgbouncer,
   freePort,
@@ -113,7 +114,8 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
     });
     expect(signUp.status).toBe(201);
     cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
-  }, 90_000);
+    // Two instances on an empty database, one migrating: past 90 s twice at load 35-60.
+  }, 240_000);
 
   it('a revoke through A: not one request sent to B after its 204 succeeds (16 clients, 20 trials)', async () => {
     const [a, b] = [instance('a'), instance('b')];
@@ -303,11 +305,21 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
   it('SIGKILL of A under 20 readers: the balancer retries elsewhere and every request is answered 200', async () => {
     const { key } = await createKey(instance('b'));
     const readers = load(balancer.baseUrl, '/api/whoami', { 'x-api-key': key }, 20);
-    await sleep(1_000);
+    await waitFor(
+      async () => (readers.result.servedBy.a ?? 0) > 0 && (readers.result.servedBy.b ?? 0) > 0,
+      'both instances to serve the readers',
+      30_000,
+    );
     const before = { ...readers.result.servedBy };
     instance('a').child.kill('SIGKILL');
     await balancer.waitFor(['a'], 'DOWN');
-    await sleep(1_000);
+    // Readers still at work once A is out: 20 more answers from B (a round of every reader).
+    const bAtDown = readers.result.servedBy.b ?? 0;
+    await waitFor(
+      async () => (readers.result.servedBy.b ?? 0) >= bAtDown + 20,
+      '20 more answers from B',
+      30_000,
+    );
     const result = await readers.stop();
     console.log(`SIGKILL under load: ${JSON.stringify(result)}`);
     expect(before.a).toBeGreaterThan(0);
@@ -324,7 +336,11 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
   it('SIGTERM of B under 20 readers: readiness turns 503, the balancer moves away within the drain delay, 0 failed requests', async () => {
     const { key } = await createKey(instance('a'));
     const readers = load(balancer.baseUrl, '/api/whoami', { 'x-api-key': key }, 20);
-    await sleep(1_000);
+    await waitFor(
+      async () => (readers.result.servedBy.a ?? 0) > 0 && (readers.result.servedBy.b ?? 0) > 0,
+      'both instances to serve the readers',
+      30_000,
+    );
     const b = instance('b');
     const exited = new Promise<number | null>((resolve) =>
       b.child.once('exit', (code) => resolve(code)),
@@ -334,7 +350,13 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
     await balancer.waitFor(['b'], 'DOWN');
     const outOfRotationMs = performance.now() - signalled;
     expect(await exited).toBe(0);
-    await sleep(500);
+    // Readers still at work once B has exited: 20 more answers from A.
+    const aAtExit = readers.result.servedBy.a ?? 0;
+    await waitFor(
+      async () => (readers.result.servedBy.a ?? 0) >= aAtExit + 20,
+      '20 more answers from A',
+      30_000,
+    );
     const result = await readers.stop();
     console.log(
       `SIGTERM under load: out of rotation after ${outOfRotationMs.toFixed(0)} ms; ${JSON.stringify(result)}`,

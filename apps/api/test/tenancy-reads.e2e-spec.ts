@@ -285,56 +285,67 @@ describe('every read acts for the chosen organisation only', () => {
     return results;
   };
 
+  // Bounded work (every read route × every id), not a wait: its time grows with the machine's load.
+  const SWEEP_TIMEOUT_MS = 240_000;
   for (const [label, who, acting] of [
     ['Ada (Owner) acting in A', () => ada, 'A'],
     ['Ada (Developer) acting in B', () => ada, 'B'],
     ['Vera (Owner of all three) acting in A', () => vera, 'A'],
     ['Vera (Owner of all three) acting in B', () => vera, 'B'],
   ] as const) {
-    it(`${label}: no read shows another organisation's data`, async () => {
-      const results = await sweep(who, acting);
-      expect(results.filter((r) => r.leaked.length > 0)).toEqual([]);
-      // Refusals are the contract's (404 for what is not this organisation's, 403 for a missing
-      // permission), never an error.
-      expect(results.filter((r) => ![200, 204, 403, 404].includes(r.status))).toEqual([]);
-      // And the sweep read real data: every read answered at least once where the person holds
-      // its permission (as an Owner), and the organisation's own entries are there.
-      const owner = who() === vera || acting === 'A';
-      if (owner) {
-        const unanswered = reads
-          .map((route) => `${route.method} ${route.path}`)
-          .filter((route) => !results.some((r) => r.route === route && r.status === 200));
-        expect(unanswered).toEqual([]);
-        const log = await fetchRaw(base, '/api/audit-log?limit=200', {
-          cookie: who().cookie,
-          'x-organisation-id': seeds[acting].organisationId,
-        });
-        expect(log.body).toContain(seeds[acting].marker);
-      }
-    });
+    it(
+      `${label}: no read shows another organisation's data`,
+      async () => {
+        const results = await sweep(who, acting);
+        expect(results.filter((r) => r.leaked.length > 0)).toEqual([]);
+        // Refusals are the contract's (404 for what is not this organisation's, 403 for a missing
+        // permission), never an error.
+        expect(results.filter((r) => ![200, 204, 403, 404].includes(r.status))).toEqual([]);
+        // And the sweep read real data: every read answered at least once where the person holds
+        // its permission (as an Owner), and the organisation's own entries are there.
+        const owner = who() === vera || acting === 'A';
+        if (owner) {
+          const unanswered = reads
+            .map((route) => `${route.method} ${route.path}`)
+            .filter((route) => !results.some((r) => r.route === route && r.status === 200));
+          expect(unanswered).toEqual([]);
+          const log = await fetchRaw(base, '/api/audit-log?limit=200', {
+            cookie: who().cookie,
+            'x-organisation-id': seeds[acting].organisationId,
+          });
+          expect(log.body).toContain(seeds[acting].marker);
+        }
+        // Hundreds of reads, one after another: a minute went by on a loaded machine (load 36).
+      },
+      SWEEP_TIMEOUT_MS,
+    );
   }
 
-  it("A's key reads only A's data on every read it may call", async () => {
-    const others = [seeds.B, seeds.O].flatMap((o) => [o.marker, ...o.ids]);
-    const allIds = [seeds.A, seeds.B, seeds.O].flatMap((o) => o.ids);
-    for (const route of reads.filter((r) => r.access?.principal === 'api_key_or_member')) {
-      for (const path of pathsOf(route, allIds)) {
-        // A key acts for its own organisation: naming another one answers 404, never its data.
-        const answer = await fetchRaw(base, path, {
-          'x-api-key': seeds.A.key,
-          'x-organisation-id': seeds.B.organisationId,
-        });
-        expect({
-          path,
-          status: answer.status,
-          leaked: others.filter((f) => answer.body.includes(f)),
-        }).toEqual({
-          path,
-          status: expect.any(Number),
-          leaked: [],
-        });
-        expect([200, 402, 404]).toContain(answer.status);
+  it(
+    "A's key reads only A's data on every read it may call",
+    async () => {
+      const others = [seeds.B, seeds.O].flatMap((o) => [o.marker, ...o.ids]);
+      const allIds = [seeds.A, seeds.B, seeds.O].flatMap((o) => o.ids);
+      for (const route of reads.filter((r) => r.access?.principal === 'api_key_or_member')) {
+        for (const path of pathsOf(route, allIds)) {
+          // A key acts for its own organisation: naming another one answers 404, never its data.
+          const answer = await fetchRaw(base, path, {
+            'x-api-key': seeds.A.key,
+            'x-organisation-id': seeds.B.organisationId,
+          });
+          expect({
+            path,
+            status: answer.status,
+            leaked: others.filter((f) => answer.body.includes(f)),
+          }).toEqual({
+            path,
+            status: expect.any(Number),
+            leaked: [],
+          });
+          expect([200, 402, 404]).toContain(answer.status);
+        }
       }
-    }
-  });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 });

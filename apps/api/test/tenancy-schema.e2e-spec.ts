@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
-import { migrateUnderLock } from '../src/database/migrator';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 
 const ARCHITECTURE = join(__dirname, '..', '..', '..', 'ARCHITECTURE.md');
 
@@ -74,10 +74,9 @@ describe('the schema is ready to distribute by organisation_id', () => {
   const distributionColumn = (table: string) => docs.distributedBy.get(table) ?? 'organisation_id';
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     ds = createDataSource({ url: db.url, poolSize: 1 });
     await ds.initialize();
-    await migrateUnderLock(ds, { info: () => undefined });
   });
   afterAll(async () => {
     await ds.destroy();

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createMigratedTestDatabase } from './support/migrated-database';
+import { TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -119,7 +120,7 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
   const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     await receiver.start();
     const env = {
       DATABASE_URL: db.url,
@@ -179,7 +180,7 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
   let survivor: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedTestDatabase();
     await receiver.start();
   });
   afterAll(async () => {

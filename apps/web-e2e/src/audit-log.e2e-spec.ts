@@ -69,4 +69,75 @@ test.describe('Audit log', () => {
     expect(csv.slice(1).every((line) => line.includes(created.id))).toBe(true);
     expect(csv.some((line) => line.includes('interrupt.decided'))).toBe(true);
   });
+
+  test('the target picker finds interrupts by title, webhooks by address and rules by name', async ({
+    page,
+    owner,
+  }) => {
+    // Three target types, each searched and applied, then axe: at load 40+ that passed 90 s.
+    test.setTimeout(240_000);
+    const as = { cookie: owner.cookie };
+    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+      ...as,
+      body: { name: unique('picker').slice(0, 20), expiry: 'never' },
+    });
+    const agent = new Interlock({ apiKey: key.key, baseURL });
+    const word = `Zeppelin${unique('x').slice(2)}`;
+    const wanted = await agent.interrupts.create({
+      title: `Refuel the ${word} hangar`,
+      actionRequests: [{ name: 'refuel', args: {} }],
+    });
+    await agent.interrupts.create({
+      title: `Paint the ${word}s`,
+      actionRequests: [{ name: 'paint', args: {} }],
+    });
+    const hook = `http://127.0.0.1:9/${unique('hook')}`;
+    const { body: webhook } = await api<{ id: string }>('POST', '/api/webhooks', {
+      ...as,
+      body: { url: hook, eventTypes: ['interrupt.created'] },
+    });
+    const ruleName = unique('Picker rule');
+    const { body: rule } = await api<{ id: string }>('POST', '/api/classification/rules', {
+      ...as,
+      body: {
+        name: ruleName,
+        mode: 'off',
+        match: { actions: ['picker_never_asked'] },
+        outcome: { type: 'approve' },
+      },
+    });
+
+    await page.goto('/audit-log');
+    const table = page.getByRole('table', { name: 'Audit entries' });
+    const pick = async (type: string) => {
+      await page.getByRole('combobox', { name: 'Target type', exact: true }).click();
+      await page.getByRole('option', { name: type, exact: true }).click();
+    };
+
+    // Interrupts: words of the title (prefixes, case ignored), answered by the API's title search.
+    await pick('interrupt');
+    const target = page.getByRole('combobox', { name: 'Target', exact: true });
+    await target.fill(`${word}zz`);
+    await expect(page.getByText('No interrupt with that title')).toBeVisible();
+    await target.fill(`refuel ${word.slice(0, 6).toLowerCase()}`);
+    await page.getByRole('option', { name: `Refuel the ${word} hangar` }).click();
+    await expect(page).toHaveURL(new RegExp(`targetId=${wanted.id}`));
+    await expect(table.getByRole('row')).toHaveCount(2); // the header and interrupt.created
+    await expect(table).toContainText('interrupt.created');
+    await page.getByRole('button', { name: 'Clear every filter' }).click();
+
+    // Webhooks by address, rules by name: the lists the reader may read.
+    await pick('webhook');
+    await page.getByRole('combobox', { name: 'Target', exact: true }).fill(hook.slice(-10));
+    await page.getByRole('option', { name: hook }).click();
+    await expect(page).toHaveURL(new RegExp(`targetId=${webhook.id}`));
+    await expect(table).toContainText('webhook.created');
+    await page.getByRole('button', { name: 'Clear every filter' }).click();
+    await pick('classification');
+    await page.getByRole('combobox', { name: 'Target', exact: true }).fill(ruleName);
+    await page.getByRole('option', { name: ruleName }).click();
+    await expect(page).toHaveURL(new RegExp(`targetId=${rule.id}`));
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expectAccessible(page, 'the audit log filtered to a rule');
+  });
 });

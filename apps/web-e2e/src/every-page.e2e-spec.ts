@@ -176,7 +176,7 @@ test.describe('Every page with stress content', () => {
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
-      ['single sign-on', '/settings/sso'],
+      ['single sign-on', '/organisation/sso'],
       ['escalation', '/settings/escalation'],
       ['not-found', '/no-such-page'],
     ];

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
@@ -14,8 +15,8 @@ import {
  * The open database: an external Postgres when `DATABASE_URL` is set, else the embedded one.
  * Opening applies pending migrations — on the direct connection (`DATABASE_DIRECT_URL`), under
  * an advisory lock, so instances starting together migrate once — and then opens the pool on
- * `DATABASE_URL` (which may be a transaction-pooling PgBouncer). Closing drains the pool and
- * stops the embedded server.
+ * `DATABASE_URL` (which may be a transaction-pooling PgBouncer), and beside it the control
+ * connections (`controlQuery`). Closing drains both and stops the embedded server.
  */
 export class DatabaseConnection {
   private constructor(
@@ -25,7 +26,22 @@ export class DatabaseConnection {
     /** Postgres itself, for what needs a session of its own (LISTEN, migrations). */
     readonly directUrl: string,
     private readonly embedded: EmbeddedPostgres | undefined,
+    private readonly control: Pool | undefined,
   ) {}
+
+  /**
+   * A statement on the control connections: two of their own on `DATABASE_URL`, beside the pool,
+   * for the instance's own upkeep — the notification bus's heartbeat and the readiness probe, each
+   * at most one statement at a time, so neither ever waits for a connection. The pool's 10
+   * connections are what requests queue for (5 s, then 503): a herd of waits ending together may
+   * hold them all for a moment, and a heartbeat queued behind it would make the listener look deaf
+   * (a reconnect, every wait woken) and the instance unready. The embedded database has one
+   * session: the pool's.
+   */
+  async controlQuery<T = unknown>(sql: string, params: unknown[] = []): Promise<T[]> {
+    if (this.control === undefined) return this.dataSource.query(sql, params);
+    return (await this.control.query(sql, params)).rows as T[];
+  }
 
   get mode(): 'external' | 'embedded' {
     return this.embedded === undefined ? 'external' : 'embedded';
@@ -56,7 +72,24 @@ export class DatabaseConnection {
       // The embedded database is one process's (its lock file says so) and one session.
       if (options.migrate !== false && embedded !== undefined)
         await migrateUnderLock(dataSource, log);
-      return new DatabaseConnection(dataSource, url, directUrl, embedded);
+      const control =
+        embedded === undefined
+          ? new Pool({
+              connectionString: url,
+              max: 2,
+              connectionTimeoutMillis: 5_000,
+              idleTimeoutMillis: 30_000,
+              // A statement that never answers (a half-open connection) must not stop the beats.
+              query_timeout: 10_000,
+              keepAlive: true,
+              application_name: 'interlock-control',
+            })
+          : undefined;
+      // An idle connection's error (the database restarting) is the next query's to report; a
+      // new one gets a listener of its own, as the pool's do (guardNewConnections).
+      control?.on('error', () => undefined);
+      control?.on('connect', (client) => client.on('error', () => undefined));
+      return new DatabaseConnection(dataSource, url, directUrl, embedded, control);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();
@@ -74,6 +107,7 @@ export class DatabaseConnection {
 
   async close(): Promise<void> {
     try {
+      await this.control?.end();
       if (this.dataSource.isInitialized) await this.dataSource.destroy();
     } finally {
       await this.embedded?.stop();

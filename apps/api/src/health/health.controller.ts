@@ -2,6 +2,7 @@ import { DomainError } from '@interlock/domain';
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { DatabaseConnection } from '../database/database-connection';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
@@ -22,9 +23,13 @@ export class HealthStatus {
 export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly connection: DatabaseConnection,
     private readonly bus: NotificationBus,
     private readonly state: ServiceState,
   ) {}
+
+  /** The readiness statement under way, if any (`appliedMigrations`). */
+  private asking: Promise<Set<string>> | undefined;
 
   /** The process is up and serving HTTP. */
   @Get('live')
@@ -39,7 +44,10 @@ export class HealthController {
    * (from SIGTERM on), not while its notification listener is down or deaf (it would accept
    * keys revoked elsewhere from its cache — the cache is bypassed then, but the instance is
    * degraded and often misconfigured), and only when the database answers with every
-   * migration applied.
+   * migration applied. Asked on the control connections, in one statement that probes arriving
+   * meanwhile share: a load balancer's check must not queue behind a herd of requests for the pool
+   * (it timed out there, and HAProxy took both instances out at once), and checks must not queue
+   * behind one another for the control connections either.
    */
   @Get('ready')
   @Operation({
@@ -53,16 +61,26 @@ export class HealthController {
     if (this.state.draining)
       throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
     // The database first: when it is gone the listener is too, and the database is the cause.
-    await this.dataSource.query('SELECT 1');
+    const applied = await this.appliedMigrations();
     if (!this.bus.healthy) {
       throw new DomainError(
         'SERVICE_UNAVAILABLE',
         'The notification listener is not receiving: see the service log.',
       );
     }
-    if (await this.dataSource.showMigrations()) {
+    // TypeORM's own naming (MigrationExecutor.getMigrations), as `showMigrations` compared them.
+    if (this.dataSource.migrations.some((m) => !applied.has(m.name ?? m.constructor.name))) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
     }
     return { status: 'ok' };
+  }
+
+  /** The names of the applied migrations: one statement at a time, shared by the probes meanwhile. */
+  private appliedMigrations(): Promise<Set<string>> {
+    this.asking ??= this.connection
+      .controlQuery<{ names: string[] | null }>('SELECT array_agg(name) AS names FROM migrations')
+      .then(([row]) => new Set(row?.names ?? []))
+      .finally(() => (this.asking = undefined));
+    return this.asking;
   }
 }

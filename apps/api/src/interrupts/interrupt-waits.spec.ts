@@ -209,6 +209,60 @@ describe('InterruptWaits', () => {
     ]);
     expect(waits.readsQueued).toBe(0);
   });
+
+  it('after a bus resync, wakes only the waits whose interrupt left open (or is gone), reading the held ones in batches; a failed read wakes its waits', async () => {
+    // A bus that reconnects when told to (the in-process one never does).
+    const bus = new InProcessNotificationBus();
+    const resyncs: (() => void)[] = [];
+    jest.spyOn(bus, 'onResync').mockImplementation((...args: unknown[]) => {
+      resyncs.push(args[0] as () => void);
+      return () => undefined;
+    });
+    const reconnect = () => resyncs.forEach((resync) => resync());
+    const flush = async () => {
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+    };
+    const waits = new InterruptWaits(bus, pino({ enabled: false }));
+    const OTHER = '00000000-0000-4000-8000-000000000002';
+    const GONE = '00000000-0000-4000-8000-00000000000c';
+    const many = Array.from(
+      { length: 300 },
+      (_, i) => `00000000-0000-4000-8001-${String(i).padStart(12, '0')}`,
+    );
+    const reads: [string, string[]][] = [];
+    let failing = false;
+    waits.readStatusesWith(async (organisationId, ids) => {
+      reads.push([organisationId, [...ids]]);
+      if (failing) throw new Error('the database is unavailable');
+      const answered = organisationId === ORG ? A : undefined;
+      return new Map(
+        ids.filter((id) => id !== GONE).map((id) => [id, id === answered ? 'answered' : 'open']),
+      );
+    });
+    const a = waits.register(ORG, A).until(60_000);
+    const b = waits.register(ORG, B).until(60_000);
+    const gone = waits.register(ORG, GONE).until(60_000);
+    const other = waits.register(OTHER, A).until(60_000);
+    for (const id of many) void waits.register(ORG, id).until(60_000);
+    reconnect();
+    await flush();
+    await expect(a).resolves.toBe('settled');
+    await expect(gone).resolves.toBe('settled');
+    // 303 of one organisation in two statements (WAIT_READ_BATCH_MAX), one for the other.
+    expect(reads.map(([org, ids]) => [org, ids.length])).toEqual([
+      [ORG, WAIT_READ_BATCH_MAX],
+      [ORG, 303 - WAIT_READ_BATCH_MAX],
+      [OTHER, 1],
+    ]);
+    // The other organisation's interrupt by the same id is open there: its wait holds.
+    expect(waits.waiting).toBe(302);
+    failing = true;
+    reconnect();
+    await flush();
+    await expect(b).resolves.toBe('settled');
+    await expect(other).resolves.toBe('settled');
+    expect(waits.waiting).toBe(0);
+  });
 });
 
 describe('WaitReadBatches', () => {

@@ -50,6 +50,16 @@ export function waitJitterMaxMs(ms: number): number {
  */
 export const WAIT_READS_AT_ONCE = 4;
 
+/**
+ * The statuses of some of one organisation's interrupts, by id (an id it has none by is left out):
+ * how a resync learns which held waits' interrupts left `open` while announcements may have been
+ * missed (InterruptWaits.readStatusesWith).
+ */
+export type WaitStatusReader = (
+  organisationId: string,
+  ids: readonly string[],
+) => Promise<ReadonlyMap<string, string>>;
+
 /** Why a wait ended. */
 export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
 
@@ -77,9 +87,10 @@ interface Waiter {
  * Requests held until an interrupt is decided (`GET /api/interrupts/{id}?waitSeconds=N`, SPEC
  * §8e), on this instance. One subscription to the bus serves them all: a waiting request costs a
  * map entry and a timer, and no database query while it waits. Woken by an announcement from any
- * instance, by the bus reconnecting (announcements may have been missed: every wait reads again),
- * by its own time running out, by its client leaving, and by the shutdown — each then answers
- * the interrupt's current state, so none holds up a drain.
+ * instance, by the bus reconnecting when its interrupt left `open` meanwhile (announcements may
+ * have been missed: the held interrupts' statuses are read in batches, `resync`), by its own time
+ * running out, by its client leaving, and by the shutdown — each then answers the interrupt's
+ * current state, so none holds up a drain.
  */
 @Injectable()
 export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdown {
@@ -95,6 +106,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private readonly readQueue: (() => void)[] = [];
   /** Turns of the reads that answer a wait its interrupt's change woke: served before readQueue's. */
   private readonly answerQueue: (() => void)[] = [];
+  private statusReader: WaitStatusReader | undefined;
 
   constructor(
     private readonly bus: NotificationBus,
@@ -105,7 +117,12 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) =>
       this.wakeKey(payload, 'settled'),
     );
-    this.unresync = bus.onResync(() => this.wakeAll('settled'));
+    this.unresync = bus.onResync(() => void this.resync());
+  }
+
+  /** How a resync reads the held interrupts' statuses (the interrupts' owner sets it). */
+  readStatusesWith(reader: WaitStatusReader): void {
+    this.statusReader = reader;
   }
 
   /** How many requests this instance holds now. */
@@ -260,6 +277,48 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     this.stopWaiting();
     this.unsubscribe();
     this.unresync();
+  }
+
+  /**
+   * The bus reconnected: announcements may have been missed meanwhile. Rather than wake every held
+   * wait to read its interrupt (N reads, N answers, and N agents asking again at once), the held
+   * interrupts' statuses are read — one statement per organisation and WAIT_READ_BATCH_MAX, in the
+   * waits' read turns — and only the waits whose interrupt is no longer `open` (or is gone) are
+   * woken. The listener listens again before a resync is announced, so a change committed after
+   * these reads is announced as usual. Without a reader, or where a read fails, the waits concerned
+   * are woken to read for themselves.
+   */
+  private async resync(): Promise<void> {
+    const reader = this.statusReader;
+    if (reader === undefined) return this.wakeAll('settled');
+    const held = new Map<string, string[]>();
+    for (const key of this.waiters.keys()) {
+      const [organisationId, id] = key.split(':', 2);
+      const ids = held.get(organisationId);
+      if (ids === undefined) held.set(organisationId, [id]);
+      else ids.push(id);
+    }
+    const batches: [string, string[]][] = [];
+    for (const [organisationId, ids] of held)
+      for (let i = 0; i < ids.length; i += WAIT_READ_BATCH_MAX)
+        batches.push([organisationId, ids.slice(i, i + WAIT_READ_BATCH_MAX)]);
+    await Promise.all(
+      batches.map(([organisationId, ids]) =>
+        this.read(async () => {
+          let statuses: ReadonlyMap<string, string> | undefined;
+          try {
+            statuses = await reader(organisationId, ids);
+          } catch (error) {
+            this.logger.warn(
+              { err: error, organisationId, waits: ids.length },
+              'could not read held interrupts after the bus reconnected: their waits read again',
+            );
+          }
+          for (const id of ids)
+            if (statuses?.get(id) !== 'open') this.wakeKey(`${organisationId}:${id}`, 'settled');
+        }),
+      ),
+    );
   }
 
   private wakeKey(key: string, outcome: WaitOutcome): void {

@@ -290,6 +290,20 @@ export class InterruptsRepository {
     );
   }
 
+  /** The statuses of some of an organisation's interrupts (a resync of held waits, InterruptWaits). */
+  async readStatuses(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, InterruptStatus>> {
+    const rows = await queryRows<{ id: string; status: InterruptStatus }>(
+      db,
+      `SELECT i.id, i.status FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.status]));
+  }
+
   /**
    * Keeps the record's rendering with the row: the last write of every transaction that changes
    * the interrupt (any other update of the row, and any change to its decisions, clears it).

@@ -85,6 +85,7 @@ import {
 import {
   COUNT_CAP,
   InboxFilter,
+  instantOf,
   LISTED_INTERRUPT_COLUMNS,
   type ListedInterruptRow,
   MAX_TITLE_PREFIX_EXPANSION,
@@ -179,6 +180,9 @@ export class InterruptsService {
     this.reads = reads ?? new PreparedReads(dataSource, false);
     this.waitRecords = new WaitReadBatches(waits, (organisationId, ids) =>
       this.interrupts.readRecords(this.reads, organisationId, ids),
+    );
+    waits.readStatusesWith((organisationId, ids) =>
+      this.interrupts.readStatuses(this.reads, organisationId, ids),
     );
   }
 
@@ -932,7 +936,9 @@ export class InterruptsService {
   }
 
   /** One page of the listing's rows (`columns`: what the plain listing reads of each, `Row`). */
-  private async listRows<Row extends Pick<InterruptRow, 'id' | 'created_at' | 'expires_at'>>(
+  private async listRows<
+    Row extends { id: string; created_at: Date | string; expires_at: Date | string | null },
+  >(
     organisationId: string,
     query: InterruptListing,
     caller: ListCaller,
@@ -996,7 +1002,12 @@ export class InterruptsService {
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       // The position is the order's key: createdAt, or the deadline (NO_DEADLINE for none).
-      (row) => (order === 'deadline' ? (row.expires_at ?? NO_DEADLINE) : row.created_at),
+      (row) =>
+        order === 'deadline'
+          ? row.expires_at === null
+            ? NO_DEADLINE
+            : instantOf(row.expires_at)
+          : instantOf(row.created_at),
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         // A title search reads whole rows, which every `Row` a caller names includes.

@@ -88,8 +88,12 @@ type Query = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /**
  * LISTEN on one dedicated connection (a direct one: a transaction-pooling PgBouncer cannot
- * carry LISTEN), reconnecting with backoff; everything else — heartbeats, NOTIFY, acks — goes
- * through the ordinary pool.
+ * carry LISTEN), reconnecting with backoff. Heartbeats go through `control` (the instance's
+ * control connections, never the pool a herd of requests can fill: a probe that waited there for
+ * a connection looked like a deaf listener — a reconnect, every wait woken, the caches bypassed,
+ * 469 × 503 in one run of the waiters bench), one at a time; acknowledgements on the listener's
+ * own connection, which has just received the barrier and carries nothing else; a change's
+ * NOTIFY and `sync`'s barrier through `query` (the pool, as the change itself).
  *
  * Exact invalidation ("revoked on every instance at once"), without a database read per request:
  * - Every `heartbeatMs` an instance upserts its row in `service_instances` and, in the same
@@ -116,14 +120,19 @@ export class PostgresNotificationBus extends NotificationBus {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private heartbeatCount = 0;
   private heartbeatFailing = false;
+  /** Set while a heartbeat's statement is under way: a beat due meanwhile is skipped. */
+  private beating = false;
   /** Set while the listener has not received its own probe since it (re)connected. */
   private deaf = false;
-  /** LISTEN commands, one after another on the listener's connection. */
+  /** LISTEN commands and acknowledgements, one after another on the listener's connection. */
   private listening: Promise<unknown> = Promise.resolve();
   /** performance.now() until which this instance may trust its caches. */
   private trustUntil = 0;
-  /** Probes sent and not yet back: token → performance.now() when sent. */
-  private readonly probes = new Map<string, number>();
+  /**
+   * Probes sent and not yet back: token → performance.now() when sent, and when its statement
+   * was answered (committed), once it has been.
+   */
+  private readonly probes = new Map<string, { sentAt: number; committedAt?: number }>();
   private readonly trustWaiters = new Set<() => void>();
   /** Barriers this instance is waiting on: token → instances that acknowledged, and a wake-up. */
   private readonly barriers = new Map<string, { acked: Set<string>; wake: () => void }>();
@@ -133,6 +142,7 @@ export class PostgresNotificationBus extends NotificationBus {
     private readonly logger: Logger,
     private readonly query: Query,
     private readonly timing: BusTiming = DEFAULT_BUS_TIMING,
+    private readonly control: Query = query,
   ) {
     super();
   }
@@ -158,16 +168,28 @@ export class PostgresNotificationBus extends NotificationBus {
         `the notification listener did not receive its own probe within ${this.timing.leaseMs} ms. ${DEAF_LISTENER_HINT}`,
       );
     }
-    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.timing.heartbeatMs);
+    // In the loop's check phase, after the poll phase has handled what the listener's socket
+    // holds: a loop late by a lease (a starved process) reads its probes before judging them.
+    this.heartbeatTimer = setInterval(
+      () => setImmediate(() => void this.heartbeat()),
+      this.timing.heartbeatMs,
+    );
     this.heartbeatTimer.unref();
   }
 
+  /**
+   * One beat: the registration renewed and a probe sent, unless the last beat's statement is still
+   * under way (beats never queue up behind one another for the control connections). A listener
+   * is deaf when a probe its statement committed a lease ago has not come back — counted from the
+   * commit, not from the send: a statement slow to commit (a loaded database) lets the trust lapse
+   * (the caches are bypassed meanwhile) but is no reason to reconnect and wake every wait.
+   */
   private async heartbeat(): Promise<void> {
     const client = this.client;
-    if (client === undefined) return;
+    if (client === undefined || this.beating) return;
     const now = performance.now();
-    for (const sentAt of this.probes.values()) {
-      if (now - sentAt > this.timing.leaseMs) {
+    for (const { committedAt } of this.probes.values()) {
+      if (committedAt !== undefined && now - committedAt > this.timing.leaseMs) {
         this.deaf = true;
         this.logger.warn(
           { setting: 'DATABASE_DIRECT_URL' },
@@ -178,9 +200,11 @@ export class PostgresNotificationBus extends NotificationBus {
       }
     }
     const token = randomUUID();
-    this.probes.set(token, now);
+    const probe: { sentAt: number; committedAt?: number } = { sentAt: now };
+    this.probes.set(token, probe);
+    this.beating = true;
     try {
-      await this.query(
+      await this.control(
         `WITH beat AS (
            INSERT INTO service_instances (id, heartbeat_at) VALUES ($1, now())
            ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
@@ -188,8 +212,9 @@ export class PostgresNotificationBus extends NotificationBus {
          SELECT pg_notify($2, $3) FROM beat`,
         [this.instanceId, PROBE_CHANNEL, `${this.instanceId}:${token}`],
       );
+      probe.committedAt = performance.now();
       if (++this.heartbeatCount % 600 === 0) {
-        await this.query(
+        await this.control(
           `DELETE FROM service_instances WHERE heartbeat_at < now() - interval '${FORGET_AFTER}'`,
           [],
         );
@@ -201,6 +226,8 @@ export class PostgresNotificationBus extends NotificationBus {
       if (!this.heartbeatFailing)
         this.logger.warn({ err: error }, 'heartbeat failed: caches are bypassed until it recovers');
       this.heartbeatFailing = true;
+    } finally {
+      this.beating = false;
     }
   }
 
@@ -208,7 +235,7 @@ export class PostgresNotificationBus extends NotificationBus {
     switch (channel) {
       case PROBE_CHANNEL: {
         const [instance, token] = payload.split(':');
-        const sentAt = instance === this.instanceId ? this.probes.get(token) : undefined;
+        const sentAt = instance === this.instanceId ? this.probes.get(token)?.sentAt : undefined;
         if (sentAt === undefined) return;
         if (busProbeChannel.hasSubscribers) {
           busProbeChannel.publish({
@@ -216,7 +243,7 @@ export class PostgresNotificationBus extends NotificationBus {
           } satisfies BusProbeRecord);
         }
         // Notifications arrive in commit order: older probes are proved too.
-        for (const [t, at] of this.probes) if (at <= sentAt) this.probes.delete(t);
+        for (const [t, p] of this.probes) if (p.sentAt <= sentAt) this.probes.delete(t);
         this.trustUntil = Math.max(this.trustUntil, sentAt + this.timing.leaseMs);
         if (this.deaf) this.logger.info('the notification listener receives its probes again');
         this.deaf = false;
@@ -224,16 +251,25 @@ export class PostgresNotificationBus extends NotificationBus {
         this.trustWaiters.clear();
         return;
       }
-      case BARRIER_CHANNEL:
+      case BARRIER_CHANNEL: {
         // Everything committed before the barrier has been handled (handlers run synchronously,
-        // in order): say so.
-        void this.query('SELECT pg_notify($1, $2)', [
-          ACK_CHANNEL,
-          `${payload}:${this.instanceId}`,
-        ]).catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'could not acknowledge a barrier'),
-        );
+        // in order): say so, on the connection that received it — open, and idle but for the
+        // rare LISTEN, so the answer waits for no pool (on the control connections it queued
+        // behind heartbeats under load, and a revoke waited out the lease: 4.7 s).
+        const client = this.client;
+        if (client === undefined) return;
+        this.listening = this.listening
+          .then(() =>
+            client.query('SELECT pg_notify($1, $2)', [
+              ACK_CHANNEL,
+              `${payload}:${this.instanceId}`,
+            ]),
+          )
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not acknowledge a barrier'),
+          );
         return;
+      }
       case ACK_CHANNEL: {
         const [token, instance] = payload.split(':');
         const barrier = this.barriers.get(token);

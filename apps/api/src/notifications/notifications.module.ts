@@ -26,11 +26,14 @@ import { StreamAdmission } from './stream-admission';
         config: AppConfig,
       ) => {
         if (connection.mode === 'embedded') return new InProcessNotificationBus();
-        // LISTEN on a direct connection; heartbeats, NOTIFY and acks through the pool.
+        // LISTEN (and acknowledgements) on a direct connection; heartbeats on the control
+        // connections; a change's NOTIFY through the pool.
         const bus = new PostgresNotificationBus(
           config.databaseDirectUrl ?? connection.url,
           logger,
           (sql, params) => dataSource.query(sql, params),
+          undefined,
+          (sql, params) => connection.controlQuery(sql, params),
         );
         await bus.start();
         return bus;

@@ -25,10 +25,14 @@ function adapterEnv(): Record<string, string> {
   return process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER };
 }
 
-/** Starts the built service (`nx run api:build`) as its own process, on a free port. */
+/**
+ * Starts the built service (`nx run api:build`) as its own process, on a free port. The wait is on
+ * its "listening" line (an exit ends it at once), bounded generously: two services starting
+ * together at load 40–49 on the 2-core machine took more than 60 s.
+ */
 export async function startServiceProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
   /** The working directory (default: this process's), against which relative paths resolve. */
   cwd?: string,
 ): Promise<ServiceProcess> {
@@ -79,6 +83,27 @@ export async function startServiceProcess(
       return exited;
     },
   };
+}
+
+/**
+ * Starts `count` services on one environment together (none of them migrates, so nothing orders
+ * them). If one does not start, those that did are stopped and that one's error is thrown: one
+ * clear failure, no process left behind.
+ */
+export async function startServiceProcesses(
+  env: Record<string, string>,
+  count: number,
+): Promise<ServiceProcess[]> {
+  const settled = await Promise.allSettled(
+    Array.from({ length: count }, () => startServiceProcess(env)),
+  );
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  return started;
 }
 
 /** Runs the built service expecting it to exit; resolves with its exit code and output. */

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { createApp, initApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { createMigratedTestDatabase } from './migrated-database';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export interface TestApp {
@@ -13,11 +14,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the real service on a fresh database of the test Postgres. */
+/**
+ * Boots the real service on a fresh database of the test Postgres: a copy of the run's migrated
+ * template, so the service finds nothing to migrate, unless `emptyDatabase` asks for the
+ * service to migrate an empty one as it starts (or `databaseUrl` names a database of the test's).
+ */
 export async function startTestApp(
-  options: { env?: Record<string, string>; imports?: unknown[]; databaseUrl?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    imports?: unknown[];
+    databaseUrl?: string;
+    emptyDatabase?: boolean;
+  } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database =
+    options.databaseUrl === undefined && options.emptyDatabase !== true
+      ? await createMigratedTestDatabase()
+      : await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',

@@ -18,29 +18,42 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the test server, so each test file starts clean. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** The URL of database `name` on the test server. */
+export function testDatabaseUrl(name: string): string {
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** One connection to the test server's `postgres` database, for `work`. */
+export async function asAdmin<T>(work: (admin: Client) => Promise<T>): Promise<T> {
   const admin = new Client({ connectionString: adminDatabaseUrl() });
   await admin.connect();
-  const name = `interlock_test_${randomBytes(6).toString('hex')}`;
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    return await work(admin);
   } finally {
     await admin.end();
   }
-  const url = new URL(adminDatabaseUrl());
-  url.pathname = `/${name}`;
+}
+
+/**
+ * A fresh database on the test server, so each test file starts clean: empty, or a copy of
+ * `template` (CREATE DATABASE … TEMPLATE; migrated-database.ts makes the migrated one).
+ */
+export async function createTestDatabase(
+  options: { template?: string } = {},
+): Promise<TestDatabase> {
+  const name = `interlock_test_${randomBytes(6).toString('hex')}`;
+  await asAdmin((admin) =>
+    admin.query(
+      `CREATE DATABASE ${name}${options.template === undefined ? '' : ` TEMPLATE ${options.template}`}`,
+    ),
+  );
   return {
-    url: url.toString(),
+    url: testDatabaseUrl(name),
     name,
     async drop() {
-      const c = new Client({ connectionString: adminDatabaseUrl() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
+      await asAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }

@@ -89,7 +89,7 @@ export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise
 /** Invites someone with a built-in role and accepts for them: a second member, signed in. */
 export async function addMember(
   owner: Member,
-  role: 'owner' | 'developer' | 'manager',
+  role: 'owner' | 'developer' | 'manager' | { customRoleId: string },
   name: string,
 ): Promise<Member> {
   const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
@@ -97,9 +97,10 @@ export async function addMember(
     '/api/roles',
     { cookie: owner.cookie },
   );
-  const roleId = roles.roles.find((r) => r.builtIn === role)?.id;
-  if (roleId === undefined) throw new Error(`no built-in ${role} role`);
-  const id = unique(role);
+  const roleId =
+    typeof role === 'string' ? roles.roles.find((r) => r.builtIn === role)?.id : role.customRoleId;
+  if (roleId === undefined) throw new Error(`no built-in ${String(role)} role`);
+  const id = unique(typeof role === 'string' ? role : 'custom');
   const email = `${id}@web-e2e.example.com`;
   const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
     cookie: owner.cookie,

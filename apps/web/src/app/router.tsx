@@ -210,6 +210,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'organisation/sso',
+        lazy: () =>
+          import('@/features/organisation/routes/sso-settings.route').then((m) => ({
+            Component: m.SsoSettingsRoute,
+          })),
+      },
+      {
         path: 'settings',
         lazy: () =>
           import('@/features/settings/routes/settings.route').then((m) => ({
@@ -244,13 +251,8 @@ const routes: RouteObject[] = [
             Component: m.EscalationSettingsRoute,
           })),
       },
-      {
-        path: 'settings/sso',
-        lazy: () =>
-          import('@/features/organisation/routes/sso-settings.route').then((m) => ({
-            Component: m.SsoSettingsRoute,
-          })),
-      },
+      // Organisation → Single sign-on (issue 33 §4) was Settings → Single sign-on at first.
+      { path: 'settings/sso', element: <Navigate to="/organisation/sso" replace /> },
       {
         path: 'settings/profile',
         lazy: () =>

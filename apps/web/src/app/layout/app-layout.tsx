@@ -37,7 +37,13 @@ import { LiveEvents } from '../live-events';
 import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';
 import { NoAccess } from './no-access';
-import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
+import {
+  NAV_SECTIONS,
+  activeNavPath,
+  hasNestedNavItem,
+  pagePermissions,
+  visibleItems,
+} from './nav-items';
 import { useTableCellLabels } from './table-cell-labels';
 import { whenSettled } from '@/shared/utils/when-settled';
 
@@ -129,8 +135,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
     return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;
   const { member, permissions } = session.data;
-  const canManageMembers = permissions.includes('member.manage');
   const needs = pagePermissions(location.pathname);
+  const activeTo = activeNavPath(location.pathname);
   const allowed = needs === undefined || needs.some((p) => permissions.includes(p));
 
   return (
@@ -187,9 +193,6 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
               <Menu.Item onClick={() => void navigate('/settings/escalation')}>
                 Escalation
               </Menu.Item>
-              {canManageMembers && (
-                <Menu.Item onClick={() => void navigate('/settings/sso')}>Single sign-on</Menu.Item>
-              )}
               <Menu.Item
                 color="red"
                 onClick={() =>
@@ -224,11 +227,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                       to={item.to}
                       label={item.label}
                       onClick={close}
-                      active={
-                        location.pathname === item.to ||
-                        location.pathname.startsWith(`${item.to}/`) ||
-                        (item.to === '/inbox' && location.pathname.startsWith('/interrupts/'))
-                      }
+                      end={hasNestedNavItem(item.to)}
+                      active={item.to === activeTo}
                     />
                   ))}
                 </Stack>

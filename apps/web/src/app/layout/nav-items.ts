@@ -29,6 +29,7 @@ export const NAV_SECTIONS: { label: string; items: NavItem[] }[] = [
       { label: 'Roles', to: '/roles', anyOf: ['role.manage'] },
       { label: 'Teams', to: '/teams', anyOf: ['team.manage'] },
       { label: 'Organisation & billing', to: '/organisation' },
+      { label: 'Single sign-on', to: '/organisation/sso', anyOf: ['member.manage'] },
       { label: 'Settings', to: '/settings' },
     ],
   },
@@ -49,7 +50,6 @@ export const PAGE_PERMISSIONS: { prefix: string; anyOf: Permission[] }[] = [
   { prefix: '/integrations/webhooks', anyOf: ['webhook.manage'] },
   { prefix: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
   { prefix: '/interrupts', anyOf: ['interrupt.read'] },
-  { prefix: '/settings/sso', anyOf: ['member.manage'] },
   ...NAV_SECTIONS.flatMap((s) => s.items).flatMap((item) =>
     item.anyOf === undefined ? [] : [{ prefix: item.to, anyOf: item.anyOf }],
   ),
@@ -59,4 +59,23 @@ export const PAGE_PERMISSIONS: { prefix: string; anyOf: Permission[] }[] = [
 export function pagePermissions(pathname: string): Permission[] | undefined {
   return PAGE_PERMISSIONS.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))
     ?.anyOf;
+}
+
+const NAV_PATHS = NAV_SECTIONS.flatMap((s) => s.items).map((item) => item.to);
+
+/**
+ * The nav item a page is under: the longest item path that is the page's or a parent of it
+ * (`/organisation/sso` is Single sign-on's, not Organisation & billing's); an interrupt's page is
+ * the inbox's.
+ */
+export function activeNavPath(pathname: string): string | undefined {
+  if (pathname.startsWith('/interrupts/')) return '/inbox';
+  return NAV_PATHS.filter((to) => pathname === to || pathname.startsWith(`${to}/`)).sort(
+    (a, b) => b.length - a.length,
+  )[0];
+}
+
+/** Whether another nav item lives under this one's path (its link then matches its path alone). */
+export function hasNestedNavItem(to: string): boolean {
+  return NAV_PATHS.some((other) => other.startsWith(`${to}/`));
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 
 /** Each body cell's column name, from the table's header row ('' for a header cell without text). */
 export function labelTableCells(root: ParentNode): void {
@@ -23,12 +23,14 @@ export function labelTableCells(root: ParentNode): void {
  * Keeps every table under the element it is given (as a ref) labelled (see app.css: tables become lists on a phone, each
  * cell under its column's name). One observer for the whole page instead of a label on each
  * cell by hand: rows that arrive later (the live inbox, more pages) are labelled as they come.
+ *
+ * A callback ref with a clean-up (React 19), not state: the element appears only once the page
+ * has loaded what it needs, and keeping it in the layout's state drew the whole signed-in frame
+ * and its page a second time on every load (tools:bench-web's commit count).
  */
-export function useTableCellLabels(): (element: HTMLElement | null) => void {
-  // A callback ref: the element appears only once the page has loaded what it needs.
-  const [element, setElement] = useState<HTMLElement | null>(null);
-  useEffect(() => {
-    if (element === null) return;
+export function useTableCellLabels(): (element: HTMLElement | null) => (() => void) | undefined {
+  return useCallback((element: HTMLElement | null) => {
+    if (element === null) return undefined;
     let frame = 0;
     const schedule = () => {
       if (frame !== 0) return;
@@ -44,6 +46,5 @@ export function useTableCellLabels(): (element: HTMLElement | null) => void {
       observer.disconnect();
       if (frame !== 0) window.cancelAnimationFrame(frame);
     };
-  }, [element]);
-  return setElement;
+  }, []);
 }

@@ -1,9 +1,15 @@
 import { useSyncExternalStore } from 'react';
 import { dateTime, relativeTime } from '../utils/format';
 
+/** How often every relative time on the page moves on. */
+const TICK_MS = 30_000;
+
 /**
  * One clock for every relative time on the page: a 30-second tick shared by all of them (the
- * inbox shows 50 or more), running only while one is shown (so at most 30 s behind).
+ * inbox shows 50 or more), running only while one is shown (so at most 30 s behind). Subscribing
+ * leaves the time as it is: a snapshot that changed between a row's render and its subscription
+ * would draw every row a second time (React re-renders on that change); a clock stopped for a
+ * tick or longer moves on when it is next read instead.
  */
 const clock = (() => {
   let now = Date.now();
@@ -13,11 +19,10 @@ const clock = (() => {
     subscribe(listener: () => void) {
       listeners.add(listener);
       if (timer === undefined) {
-        now = Date.now();
         timer = window.setInterval(() => {
           now = Date.now();
           for (const l of listeners) l();
-        }, 30_000);
+        }, TICK_MS);
       }
       return () => {
         listeners.delete(listener);
@@ -27,7 +32,10 @@ const clock = (() => {
         }
       };
     },
-    now: () => now,
+    now: () => {
+      if (timer === undefined && Date.now() - now >= TICK_MS) now = Date.now();
+      return now;
+    },
   };
 })();
 

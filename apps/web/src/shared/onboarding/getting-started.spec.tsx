@@ -1,4 +1,8 @@
-import type { ApiKeyResponse, InterruptResponse } from '@interlock/api-client';
+import type {
+  ApiKeyResponse,
+  InterruptResponse,
+  SignInSessionResponse,
+} from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -12,16 +16,16 @@ function organisation({
   keys,
   open = null,
   answered = null,
+  permissions = ['interrupt.read', 'interrupt.decide', 'apiKey.read', 'apiKey.create'],
 }: {
   keys: number;
   open?: InterruptResponse | null;
   answered?: InterruptResponse | null;
+  permissions?: SignInSessionResponse['permissions'];
 }) {
   const key = { id: 'k', name: 'agent' } as ApiKeyResponse;
   server.use(
-    http.get(`${API}/auth/session`, () =>
-      HttpResponse.json(aSignInSession(['interrupt.read', 'apiKey.read'])),
-    ),
+    http.get(`${API}/auth/session`, () => HttpResponse.json(aSignInSession(permissions))),
     http.get(`${API}/api-keys`, () => HttpResponse.json({ apiKeys: Array(keys).fill(key) })),
     http.get(`${API}/interrupts`, ({ request }) => {
       const status = new URL(request.url).searchParams.get('status');
@@ -78,6 +82,22 @@ describe('GettingStarted', () => {
       'href',
       '/interrupts/i-1',
     );
+  });
+
+  it('is not shown to a member who may not take its steps (a Manager: no key creation)', async () => {
+    // The Manager reads keys and interrupts but may not create a key: "Create API key" is not
+    // theirs to press. Nor a member who may create keys but not decide.
+    for (const permissions of [
+      ['interrupt.read', 'interrupt.decide', 'apiKey.read'],
+      ['interrupt.read', 'apiKey.read', 'apiKey.create'],
+    ] as SignInSessionResponse['permissions'][]) {
+      organisation({ keys: 0, permissions });
+      const { unmount, queryClient } = renderWithApp(<GettingStarted here="inbox" force />);
+      await waitFor(() => expect(queryClient.getQueryData(['auth', 'session'])).toBeTruthy());
+      await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+      expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+      unmount();
+    }
   });
 
   it('is gone once an interrupt was answered, and after a dismissal', async () => {

@@ -31,11 +31,14 @@ export type GettingStartedStep =
 /**
  * Where a new organisation is on its first run (issue 31 §7): no key yet → create one; a key but
  * no interrupt → run the agent; an open interrupt and none answered yet → decide it here; one
- * answered → done. Undefined while loading, or for a member who may not read keys or interrupts.
+ * answered → done. Undefined while loading, or for a member who may not take the steps (create a
+ * key, decide: a Manager would be told to press a "Create API key" that is not there for them).
  */
 export function useGettingStarted(): GettingStartedStep | undefined {
-  const canKeys = useCan('apiKey.read');
-  const canInterrupts = useCan('interrupt.read');
+  const [readKeys, createKeys] = [useCan('apiKey.read'), useCan('apiKey.create')];
+  const [readInterrupts, decide] = [useCan('interrupt.read'), useCan('interrupt.decide')];
+  const canKeys = readKeys && createKeys;
+  const canInterrupts = readInterrupts && decide;
   const keys = useQuery({ ...apiKeysListQuery, enabled: canKeys });
   const answered = useQuery({ ...newestInterruptQuery('answered'), enabled: canInterrupts });
   const open = useQuery({ ...newestInterruptQuery('open'), enabled: canInterrupts });

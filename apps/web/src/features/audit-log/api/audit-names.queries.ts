@@ -1,9 +1,12 @@
 import {
   call,
   listApiKeys,
+  listClassificationRules,
+  listInterrupts,
   listMembers,
   listRoles,
   listTeams,
+  listWebhooks,
   type ActorType,
   type TargetType,
 } from '@interlock/api-client';
@@ -70,19 +73,82 @@ export function useActorChoices(actorType: ActorType | undefined): Groups {
   ];
 }
 
-/** What an entry's target can be picked from, by name, for the chosen target type (empty: use the id). */
-export function useTargetChoices(targetType: TargetType | undefined): Groups {
+/**
+ * Targets too many to list whole, read by search: interrupts by title (the inbox's own word-prefix
+ * search, `q`, 20 at most), only while something is typed and the target type is interrupt.
+ */
+function useInterruptTitles(enabled: boolean, search: string) {
+  const q = search.trim();
+  const found = useQuery({
+    queryKey: ['audit-names', 'interrupts', q],
+    queryFn: async ({ signal }) =>
+      (await call(listInterrupts({ query: { q, limit: 20 }, signal }))).interrupts,
+    enabled: enabled && q !== '',
+    staleTime: 30_000,
+  });
+  return found.data?.map((i) => ({ value: i.id, label: i.title }));
+}
+
+/** Webhooks (by address) and classification rules (by name): short lists, read only when picked. */
+function useListedTargets(targetType: TargetType | undefined) {
+  const canWebhooks = useCan('webhook.manage');
+  const canRules = useCan('classification.read');
+  const webhooks = useQuery({
+    queryKey: ['audit-names', 'webhooks'],
+    queryFn: async ({ signal }) => (await call(listWebhooks({ signal }))).webhooks,
+    enabled: canWebhooks && targetType === 'webhook',
+    staleTime: 60_000,
+  });
+  const rules = useQuery({
+    queryKey: ['audit-names', 'rules'],
+    queryFn: async () => (await call(listClassificationRules())).rules,
+    enabled: canRules && targetType === 'classification',
+    staleTime: 60_000,
+  });
+  return {
+    webhooks: webhooks.data?.map((w) => ({
+      value: w.id,
+      label: w.description === '' ? w.url : `${w.url} (${w.description})`,
+    })),
+    rules: rules.data?.map((r) => ({ value: r.id, label: r.name })),
+  };
+}
+
+export interface TargetChoices {
+  choices: Groups;
+  /** Whether the choices come from what is typed (interrupts): the picker stays even when empty. */
+  searched: boolean;
+}
+
+/**
+ * What an entry's target can be picked from, by name, for the chosen target type (no choices and
+ * not searched: use the id). `search` is what the picker's field holds.
+ */
+export function useTargetChoices(
+  targetType: TargetType | undefined,
+  search: string,
+): TargetChoices {
   const names = useNames();
+  const listed = useListedTargets(targetType);
+  const canInterrupts = useCan('interrupt.read');
+  const titles = useInterruptTitles(canInterrupts && targetType === 'interrupt', search);
+  const of = (choices: Groups): TargetChoices => ({ choices, searched: false });
   switch (targetType) {
     case 'user':
-      return group('Members', names.members);
+      return of(group('Members', names.members));
     case 'api_key':
-      return group('API keys', names.keys);
+      return of(group('API keys', names.keys));
     case 'team':
-      return group('Teams', names.teams);
+      return of(group('Teams', names.teams));
     case 'role':
-      return group('Roles', names.roles);
+      return of(group('Roles', names.roles));
+    case 'webhook':
+      return of(group('Webhooks', listed.webhooks));
+    case 'classification':
+      return of(group('Rules', listed.rules));
+    case 'interrupt':
+      return canInterrupts ? { choices: group('Interrupts', titles), searched: true } : of([]);
     default:
-      return [];
+      return of([]);
   }
 }

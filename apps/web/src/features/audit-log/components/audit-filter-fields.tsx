@@ -95,6 +95,7 @@ export function NameFilter({
   label,
   idDescription,
   choices,
+  search,
   filters,
   set,
 }: FieldProps & {
@@ -102,9 +103,11 @@ export function NameFilter({
   label: string;
   idDescription: string;
   choices: ComboboxItemGroup<{ value: string; label: string }>[];
+  /** Choices found by what is typed (interrupts by title): the picker stays while none are found. */
+  search?: { value: string; onChange: (value: string) => void; nothingFound: string };
 }) {
   const current = filters[name];
-  if (choices.length === 0)
+  if (choices.length === 0 && search === undefined)
     return (
       <TextFilter
         name={name}
@@ -122,14 +125,26 @@ export function NameFilter({
   return (
     <Select
       label={label}
-      description="Search by name; any when empty"
-      placeholder="Type a name"
+      description={
+        search === undefined ? 'Search by name; any when empty' : 'Search by title; any when empty'
+      }
+      placeholder={search === undefined ? 'Type a name' : 'Type words of the title'}
       data={data}
       value={current ?? null}
       onChange={(v) => set(name, v)}
       searchable
       clearable
-      nothingFoundMessage="Nobody by that name"
+      // The API found these by word prefix (case and accents ignored): show them all.
+      filter={search === undefined ? undefined : ({ options }) => options}
+      searchValue={search?.value}
+      onSearchChange={search?.onChange}
+      nothingFoundMessage={
+        search === undefined
+          ? 'Nobody by that name'
+          : search.value.trim() === ''
+            ? 'Type words of the title'
+            : search.nothingFound
+      }
     />
   );
 }

@@ -1,6 +1,7 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
 import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 import { Anchor, Button, Code, Paper, SimpleGrid, Table, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
@@ -41,7 +42,9 @@ export function AuditLogRoute() {
   // Clearing every filter starts the typed fields afresh too.
   const [generation, setGeneration] = useState(0);
   const actorChoices = useActorChoices(filters.actorType);
-  const targetChoices = useTargetChoices(filters.targetType);
+  const [targetSearch, setTargetSearch] = useState('');
+  const [searchedTitle] = useDebouncedValue(targetSearch, 300);
+  const target = useTargetChoices(filters.targetType, searchedTitle);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
@@ -85,8 +88,17 @@ export function AuditLogRoute() {
           <NameFilter
             name="targetId"
             label="Target"
-            idDescription="e.g. an interrupt's id"
-            choices={targetChoices}
+            idDescription="e.g. a session's id"
+            choices={target.choices}
+            search={
+              target.searched
+                ? {
+                    value: targetSearch,
+                    onChange: setTargetSearch,
+                    nothingFound: 'No interrupt with that title',
+                  }
+                : undefined
+            }
             {...field}
           />
           <TimeFilter name="from" {...field} />
@@ -99,6 +111,7 @@ export function AuditLogRoute() {
             mt="sm"
             onClick={() => {
               setGeneration((g) => g + 1);
+              setTargetSearch('');
               setParams({}, { replace: true });
             }}
           >

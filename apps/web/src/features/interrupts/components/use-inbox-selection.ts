@@ -8,7 +8,9 @@ import { canApproveAll } from '../api/interrupts.queries';
  */
 export function useInboxSelection(interrupts: InterruptResponse[], resetOn: unknown) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  useEffect(() => setSelected(new Set()), [resetOn]);
+  // An empty selection stays the same Set: on the first load this runs once with nothing ticked,
+  // and a new Set would draw the whole inbox page a second time (tools:bench-web).
+  useEffect(() => setSelected((s) => (s.size === 0 ? s : new Set())), [resetOn]);
   // Stable, so that the inbox's memoised rows keep theirs.
   const toggle = useCallback(
     (it: InterruptResponse) =>

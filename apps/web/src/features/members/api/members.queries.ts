@@ -4,6 +4,7 @@ import {
   createInvitation,
   listInvitations,
   removeMember,
+  withdrawInvitation,
   type CreateInvitationDto,
 } from '@interlock/api-client';
 import { useQuery } from '@tanstack/react-query';
@@ -40,6 +41,14 @@ export function useInvitations() {
 export function useCreateInvitation() {
   return useInvalidatingMutation(
     (body: CreateInvitationDto) => call(createInvitation({ body })),
+    [invitationKeys.all],
+  );
+}
+
+/** Withdraws a pending invitation: its link stops working (member.invite). */
+export function useWithdrawInvitation() {
+  return useInvalidatingMutation(
+    (id: string) => call(withdrawInvitation({ path: { id } })),
     [invitationKeys.all],
   );
 }

@@ -1,26 +1,46 @@
-import { Badge, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { CenteredLoader } from '@/shared/components/centered-loader';
+import { confirmAction } from '@/shared/components/confirm';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
-import { useInvitations } from '../api/members.queries';
+import { notifySuccess } from '@/shared/utils/notify';
+import { useInvitations, useWithdrawInvitation } from '../api/members.queries';
+import { grantableRoleOptions } from '../components/grantable-roles';
 import { InviteMemberForm } from '../components/invite-member-form';
 
 export function InvitationsRoute() {
-  const { member } = useSignedIn();
+  const { member, permissions } = useSignedIn();
   const invitations = useInvitations();
+  const withdraw = useWithdrawInvitation();
   // Listing roles needs member.invite or role.manage (docs/DECISIONS.md); should it fail to
   // list them, invite with one's own role (the API lets nobody grant more than they hold).
   const canInvite = useCan('member.invite');
   const canManageRoles = useCan('role.manage');
   const canListRoles = canInvite || canManageRoles;
   const roles = useRoles({ enabled: canListRoles });
+  // Only the roles this member may grant: the API refuses one holding more than they do.
   const roleOptions = roles.data
-    ? roles.data.map((r) => ({ value: r.id, label: r.name }))
+    ? grantableRoleOptions(roles.data, permissions)
     : [{ value: member.roleId, label: 'Same role as you' }];
+  const confirmWithdraw = (invitation: { id: string; email: string }) =>
+    confirmAction({
+      title: 'Withdraw this invitation?',
+      body: (
+        <Text size="sm">
+          The link sent to <strong>{invitation.email}</strong> stops working. You can invite them
+          again later.
+        </Text>
+      ),
+      confirmLabel: 'Withdraw invitation',
+      onConfirm: () =>
+        withdraw
+          .mutateAsync(invitation.id)
+          .then(() => notifySuccess(`The invitation to ${invitation.email} was withdrawn`)),
+    });
   const roleName = (id: string) =>
     roles.data?.find((r) => r.id === id)?.name ??
     (id === member.roleId ? 'Same role as you' : 'Another role');
@@ -29,7 +49,7 @@ export function InvitationsRoute() {
     <>
       <PageHeader
         title="Invitations"
-        description="Invite colleagues by email. Each invitation is a one-time link valid for seven days."
+        description="Invite colleagues by email. Each invitation is a one-time link valid for seven days; withdraw a pending one to stop its link."
       />
       <Stack>
         {(roles.isSuccess || !canListRoles) && <InviteMemberForm roleOptions={roleOptions} />}
@@ -53,6 +73,11 @@ export function InvitationsRoute() {
                     <Table.Th scope="col">Role</Table.Th>
                     <Table.Th scope="col">Sent</Table.Th>
                     <Table.Th scope="col">Status</Table.Th>
+                    {canInvite && (
+                      <Table.Th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </Table.Th>
+                    )}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -81,6 +106,23 @@ export function InvitationsRoute() {
                             </Text>
                           )}
                         </Table.Td>
+                        {canInvite && (
+                          <Table.Td>
+                            {inv.acceptedAt === null && !expired && (
+                              <Group justify="flex-end">
+                                <Button
+                                  size="xs"
+                                  variant="light"
+                                  color="red"
+                                  onClick={() => confirmWithdraw(inv)}
+                                  aria-label={`Withdraw the invitation to ${inv.email}`}
+                                >
+                                  Withdraw
+                                </Button>
+                              </Group>
+                            )}
+                          </Table.Td>
+                        )}
                       </Table.Tr>
                     );
                   })}

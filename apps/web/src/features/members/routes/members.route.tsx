@@ -10,16 +10,23 @@ import { useMembers, useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { useChangeMemberRole, useRemoveMember } from '../api/members.queries';
+import { grantableRoleOptions, mayGrant } from '../components/grantable-roles';
 import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Members: who is in the organisation, their role; change it or remove them. */
 export function MembersRoute() {
-  const { member: me } = useSignedIn();
+  const { member: me, permissions } = useSignedIn();
   const members = useMembers();
   const canInvite = useCan('member.invite');
   const canListRoles = useCan('role.manage') || canInvite;
   const roles = useRoles({ enabled: canListRoles });
   const changeRole = useChangeMemberRole();
+  // Nobody changes or removes a member holding a permission they lack, nor grants one (the API
+  // refuses both): such a member's row offers nothing. Unknown without the roles: the API decides.
+  const outranks = (m: MemberResponse) => {
+    const role = roles.data?.find((r) => r.id === m.roleId);
+    return m.id !== me.id && role !== undefined && !mayGrant(role, permissions);
+  };
   const remove = useRemoveMember();
   const confirmRemove = (member: MemberResponse) =>
     confirmAction({
@@ -88,13 +95,13 @@ export function MembersRoute() {
                       <Text size="sm">{m.email}</Text>
                     </Table.Td>
                     <Table.Td>
-                      {roles.data ? (
+                      {roles.data && !outranks(m) ? (
                         <Select
                           aria-label={`Role of ${m.name}`}
                           size="xs"
                           w={180}
                           allowDeselect={false}
-                          data={roles.data.map((r) => ({ value: r.id, label: r.name }))}
+                          data={grantableRoleOptions(roles.data, permissions)}
                           value={m.roleId}
                           disabled={changeRole.isPending}
                           onChange={(roleId) =>
@@ -118,15 +125,17 @@ export function MembersRoute() {
                     </Table.Td>
                     <Table.Td>
                       <Group justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => confirmRemove(m)}
-                          aria-label={`Remove ${m.name}`}
-                        >
-                          Remove
-                        </Button>
+                        {!outranks(m) && (
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color="red"
+                            onClick={() => confirmRemove(m)}
+                            aria-label={`Remove ${m.name}`}
+                          >
+                            Remove
+                          </Button>
+                        )}
                       </Group>
                     </Table.Td>
                   </Table.Tr>

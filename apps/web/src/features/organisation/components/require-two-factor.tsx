@@ -2,19 +2,26 @@ import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { confirmAction } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { QueryError } from '@/shared/components/query-error';
-import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { useRoles } from '@/shared/directory/directory.queries';
+import { useCan, useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '@/shared/utils/notify';
 import { whenSettled } from '@/shared/utils/when-settled';
 import { usePutTwoFactorRequirement, useTwoFactorRequirement } from '../api/organisation.queries';
 
 /**
  * Settings → Organisation: "Require two-factor sign-in for members" (SPEC §8f). Every member
- * sees whether it is on; holders of member.manage see the switch, which only an Owner can move
- * (the API's refusal shows under it word for word, as does its "turn yours on first").
+ * sees whether it is on; only an Owner (the built-in role: the API refuses anyone else, even a
+ * custom role holding member.manage) sees the switch; the API's "turn yours on first" shows under
+ * it word for word.
  */
 export function RequireTwoFactor() {
   const requirement = useTwoFactorRequirement();
-  const canManage = useCan('member.manage');
+  const member = useSignInSession().data?.member;
+  const holdsManage = useCan('member.manage');
+  const listsRoles = useCan('role.manage');
+  // An Owner holds every permission, so may list the roles; whose role is the built-in Owner's.
+  const roles = useRoles({ enabled: holdsManage && listsRoles });
+  const canManage = roles.data?.find((r) => r.id === member?.roleId)?.builtIn === 'owner';
   const change = usePutTwoFactorRequirement();
   const turnOn = () =>
     confirmAction({

@@ -38,7 +38,7 @@ import {
 } from '../api/organisation.queries';
 
 /**
- * Settings → Single sign-on (SPEC §8f): the organisation's OpenID provider. The secret is sent,
+ * Organisation → Single sign-on (SPEC §8f): the organisation's OpenID provider. The secret is sent,
  * never shown; the API reads the provider's discovery document before saving, and its exact
  * refusal (a mistyped issuer, a domain another organisation holds) shows under the form.
  */

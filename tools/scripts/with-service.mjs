@@ -27,6 +27,10 @@
 //                                 on what only time would (an interrupt's escalation clock)
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
+//   INTERLOCK_DNS_DIR             the TXT records of the service's name server (SSO_DNS_SERVERS is
+//                                 a real DNS server, dns2, on loopback): a file named like the
+//                                 record (`_interlock-challenge.example.com`) holds its values, one
+//                                 a line; no file: NXDOMAIN (single sign-on domain proofs, SPEC §8f)
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
 // (the contract test raises the limits: it signs in and up far more often than a person) and
 // HTTP_ADAPTER when set (the contract test's Express run).
@@ -37,12 +41,13 @@
 // the command's.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import dns2 from 'dns2';
 import smtp from 'smtp-server';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
@@ -144,10 +149,51 @@ export async function startMailSink(dir) {
 }
 
 /**
- * The built service on a free loopback port, ready; `stop()` ends it. EMAIL_VERIFICATION, RATE_LIMIT_*,
- * WEB_DIR and HTTP_ADAPTER come from this process's environment.
+ * A real DNS server on loopback (UDP) answering TXT queries from `dir`: the file named like the
+ * question holds the record's values, one a line; no file is NXDOMAIN.
  */
-export async function startService(databaseUrl, downloadsDir, smtpUrl) {
+async function startDnsServer(dir) {
+  mkdirSync(dir, { recursive: true });
+  const { Packet } = dns2;
+  const server = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const name = (question?.name ?? '').toLowerCase();
+      let values;
+      try {
+        values = /^[a-z0-9._-]+$/.test(name)
+          ? readFileSync(join(dir, name), 'utf8')
+              .split('\n')
+              .filter((v) => v !== '')
+          : undefined;
+      } catch {
+        values = undefined;
+      }
+      if (values === undefined) response.header.rcode = 3;
+      else if (question.type === Packet.TYPE.TXT)
+        for (const data of values)
+          response.answers.push({
+            name: question.name,
+            type: Packet.TYPE.TXT,
+            class: Packet.CLASS.IN,
+            ttl: 1,
+            data,
+          });
+      void send(response);
+    },
+  });
+  const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  return { address: `127.0.0.1:${addresses.udp.port}`, stop: () => server.close() };
+}
+
+/**
+ * The built service on a free loopback port, ready; `stop()` ends it. EMAIL_VERIFICATION, RATE_LIMIT_*,
+ * WEB_DIR and HTTP_ADAPTER come from this process's environment; `dnsServer` (`ip:port`), when given,
+ * is its SSO_DNS_SERVERS.
+ */
+export async function startService(databaseUrl, downloadsDir, smtpUrl, dnsServer) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -162,6 +208,7 @@ export async function startService(databaseUrl, downloadsDir, smtpUrl) {
       PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
+      ...(dnsServer === undefined ? {} : { SSO_DNS_SERVERS: dnsServer }),
       // The browser tests' people do not open verification links unless a test does (SPEC §8f).
       EMAIL_VERIFICATION: process.env.EMAIL_VERIFICATION ?? 'optional',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
@@ -349,11 +396,16 @@ async function main() {
   const mailDir = join(root, 'tmp', 'with-service-mail', `${process.pid}`);
   rmSync(mailDir, { recursive: true, force: true });
   const mail = await startMailSink(mailDir);
+  const dnsDir = join(root, 'tmp', 'with-service-dns', `${process.pid}`);
+  rmSync(dnsDir, { recursive: true, force: true });
+  const dns = await startDnsServer(dnsDir);
   state.cleanup = () =>
     (cleaned ??= (async () => {
       await db?.end().catch(() => undefined);
       await service?.stop().catch((error) => log(`stopping the service: ${error.message}`));
       await mail.stop().catch(() => undefined);
+      await dns.stop().catch(() => undefined);
+      rmSync(dnsDir, { recursive: true, force: true });
       const admin = new pg.Client({ connectionString: adminUrl });
       try {
         await admin.connect();
@@ -375,7 +427,7 @@ async function main() {
     if (process.env.INTERLOCK_API_BUILT === '1')
       log('the service is built (INTERLOCK_API_BUILT=1)');
     else await buildService();
-    service = await startService(dbUrl.toString(), downloadsDir, mail.url);
+    service = await startService(dbUrl.toString(), downloadsDir, mail.url, dns.address);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });
     await db.connect();
@@ -389,6 +441,7 @@ async function main() {
         ...prepared,
         INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir,
         INTERLOCK_MAIL_DIR: mailDir,
+        INTERLOCK_DNS_DIR: dnsDir,
         INTERLOCK_TEST_DATABASE_URL: dbUrl.toString(),
       },
       state,

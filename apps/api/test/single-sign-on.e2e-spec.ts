@@ -17,6 +17,7 @@ import {
   walkThroughProvider,
   type RunningOidcProvider,
 } from './support/oidc-provider';
+import { startDnsServer, type RunningDnsServer } from './support/dns-server';
 import { startTestApp, type TestApp } from './support/test-app';
 import { totpCode } from '../src/users/totp.util';
 
@@ -35,6 +36,7 @@ const UNVERIFIED =
 describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against a real oidc-provider', () => {
   let t: TestApp;
   let op: RunningOidcProvider;
+  let dns: RunningDnsServer;
   const http = () => request(t.app.getHttpServer());
   const db = () => t.app.get(DataSource);
   const domain = () => `acme-${randomBytes(4).toString('hex')}.test`;
@@ -48,12 +50,40 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         redirect_uris: [REDIRECT],
       },
     ]);
-    t = await startTestApp({ env: { DASHBOARD_URL: DASHBOARD } });
+    dns = await startDnsServer();
+    t = await startTestApp({ env: { DASHBOARD_URL: DASHBOARD, SSO_DNS_SERVERS: dns.address } });
   });
   afterAll(async () => {
     await t?.close();
     await op?.stop();
+    await dns?.stop();
   });
+
+  /** Publishes the organisation's TXT record for each domain and verifies it (SPEC §8f). */
+  async function prove(
+    owner: SignedUpOwner,
+    domains: string[],
+    server = t.app.getHttpServer(),
+  ): Promise<void> {
+    const sso = await request(server)
+      .get('/api/organisation/sso')
+      .set('cookie', owner.cookie)
+      .set('x-organisation-id', owner.organisationId);
+    for (const d of sso.body.connection.domains as {
+      domain: string;
+      recordName: string;
+      recordValue: string;
+    }[]) {
+      if (!domains.includes(d.domain)) continue;
+      dns.publish(d.recordName, [d.recordValue]);
+      const verified = await request(server)
+        .post('/api/organisation/sso/domains/verify')
+        .set('cookie', owner.cookie)
+        .set('x-organisation-id', owner.organisationId)
+        .send({ domain: d.domain });
+      expect(verified.status).toBe(200);
+    }
+  }
 
   async function managerRoleOf(owner: SignedUpOwner): Promise<string> {
     const roles = await http()
@@ -67,7 +97,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     return manager.id;
   }
 
-  /** A new organisation whose single sign-on is the test provider, for `domains`. */
+  /** A new organisation whose single sign-on is the test provider, for `domains` (proven by DNS). */
   async function connected(
     domains: string[],
     organisationName?: string,
@@ -86,6 +116,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         defaultRoleId: roleId,
       });
     expect(put.status).toBe(200);
+    await prove(owner, domains);
     return { owner, roleId };
   }
 
@@ -95,7 +126,8 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
   const finish = (flow: string | undefined, callbackQuery: string) =>
     finishAtService(t.app.getHttpServer(), flow, callbackQuery);
   /** A whole single sign-on that succeeds: its answer and session cookie. */
-  const ssoSignIn = (email: string) => signInWithSso(t.app.getHttpServer(), REDIRECT, email);
+  const ssoSignIn = (email: string, passwordSession?: string) =>
+    signInWithSso(t.app.getHttpServer(), REDIRECT, email, passwordSession);
 
   const entries = (organisationId: string, action: string) =>
     db().query(
@@ -163,6 +195,14 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         issuer: op.issuer,
         clientId: CLIENT.client_id,
         allowedDomains: [d],
+        domains: [
+          {
+            domain: d,
+            verifiedAt: null,
+            recordName: `_interlock-challenge.${d}`,
+            recordValue: expect.stringMatching(/^interlock-domain-verification=[0-9a-f]{32}$/),
+          },
+        ],
         defaultRoleId: roleId,
         requireSso: false,
         verifiedAt: null,
@@ -192,6 +232,8 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     ]);
     expect(JSON.stringify(audit)).not.toContain(CLIENT.client_secret);
 
+    // Once proven by DNS, a domain is this organisation's only.
+    await prove(owner, [d]);
     const other = await signUpOwner(t.app.getHttpServer());
     const taken = await http()
       .put('/api/organisation/sso')
@@ -268,7 +310,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(password.status).toBe(401);
   });
 
-  it("links an existing account by its address; that session acts for the provider's organisation only", async () => {
+  it("links an existing account by its address (its password session in the same browser proves it); that session acts for the provider's organisation only", async () => {
     const d = domain();
     const { owner } = await connected([d]);
     const existing = await signUpOwner(t.app.getHttpServer(), {
@@ -276,7 +318,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       name: 'Linus',
     });
 
-    const signedIn = await ssoSignIn(existing.email);
+    const signedIn = await ssoSignIn(existing.email, existing.cookie);
     expect(signedIn.body.user.id).toBe(existing.memberId);
     expect(signedIn.body.organisations.map((o) => o.id)).toEqual([owner.organisationId]);
     expect(
@@ -710,6 +752,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       limited = await startTestApp({
         env: {
           DASHBOARD_URL: DASHBOARD,
+          SSO_DNS_SERVERS: dns.address,
           TRUST_PROXY: '1',
           RATE_LIMIT_SSO_START_ADDRESS_REQUESTS: '3',
           RATE_LIMIT_SSO_START_WINDOW_SECONDS: '600',
@@ -737,6 +780,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
           defaultRoleId: roles.manager,
         });
       expect(put.status).toBe(200);
+      await prove(owner, [d], server);
       const start = (email: string, from: string) =>
         request(server).post('/api/auth/sso').set('x-forwarded-for', from).send({ email });
 

@@ -6,6 +6,7 @@ import {
   signUpOwner,
   test,
 } from './support/fixtures';
+import { publishTxt } from './support/dns';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
 import { addMember, api, browserURL, unique, type Member } from './support/service';
 
@@ -106,8 +107,21 @@ test.describe('Single sign-on', () => {
     await expect(page.getByText('Connected', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
     await expect(page.getByLabel('Client secret')).toHaveValue('');
+    // The domain is proven by DNS before anyone signs in with it: its TXT record is shown.
+    const domainGroup = page.getByRole('group', { name: domain });
+    await expect(domainGroup.getByText('Not verified')).toBeVisible();
+    await expect(domainGroup.getByText(`_interlock-challenge.${domain}`)).toBeVisible();
+    const value = await domainGroup.getByText(/^interlock-domain-verification=/).textContent();
     await expectAccessible(page, 'Organisation → Single sign-on, connected');
     await screenshot(page, 'single-sign-on-settings');
+    // Verify before publishing: the API's refusal, word for word.
+    await domainGroup.getByRole('button', { name: `Verify ${domain}` }).click();
+    await expect(page.getByRole('alert')).toContainText(
+      `No TXT record interlock-domain-verification=… was found at _interlock-challenge.${domain}`,
+    );
+    publishTxt(`_interlock-challenge.${domain}`, value ?? '');
+    await domainGroup.getByRole('button', { name: `Verify ${domain}` }).click();
+    await expect(domainGroup.getByText('Verified', { exact: true })).toBeVisible();
 
     // Grace has no account yet: her first sign-in through the provider makes her a member.
     const graceContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
@@ -206,6 +220,16 @@ test.describe('Single sign-on', () => {
         defaultRoleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
       },
     });
+    // The domain proven by DNS (SPEC §8f): its record published at the test's name server.
+    const { body: connected } = await api<{
+      connection: { domains: { recordName: string; recordValue: string }[] };
+    }>('GET', '/api/organisation/sso', { cookie: owner.cookie });
+    for (const d of connected.connection.domains) publishTxt(d.recordName, d.recordValue);
+    const verified = await api('POST', '/api/organisation/sso/domains/verify', {
+      cookie: owner.cookie,
+      body: { domain },
+    });
+    expect(verified.status).toBe(200);
     return domain;
   }
 

@@ -474,6 +474,11 @@ export interface AuditEventCatalogue {
     target: 'organisation';
     metadata: { requireSso: boolean; issuer: string };
   };
+  /** An email domain of the organisation's single sign-on proven by its DNS TXT record (SPEC §8f). */
+  'settings.sso_domain_verified': {
+    target: 'organisation';
+    metadata: { domain: string; recordName: string };
+  };
   /** "Require two-factor sign-in for members" turned on or off (SPEC §8f). */
   'settings.two_factor_requirement_changed': {
     target: 'organisation';
@@ -912,6 +917,11 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.metadata.requireSso
         ? `Single sign-on required for members by ${e.actor.name}`
         : `Single sign-on no longer required by ${e.actor.name}`,
+  },
+  'settings.sso_domain_verified': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) => `${e.metadata.domain} verified for single sign-on by ${e.actor.name}`,
   },
   'settings.two_factor_requirement_changed': {
     category: 'settings',

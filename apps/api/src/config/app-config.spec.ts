@@ -228,6 +228,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
   });
 
+  it('looks single sign-on domain proofs up at SSO_DNS_SERVERS, or the system resolvers; a bad entry is a config error (SPEC §8f)', () => {
+    expect(loadConfig({}).sso).toEqual({ dnsServers: [], dnsTimeoutMs: 2_000 });
+    expect(
+      loadConfig({
+        SSO_DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353,[2001:db8::53]:53,2001:db8::1',
+        SSO_DNS_TIMEOUT: '500ms',
+      }).sso,
+    ).toEqual({
+      dnsServers: ['10.0.0.53', '127.0.0.1:5353', '[2001:db8::53]:53', '2001:db8::1'],
+      dnsTimeoutMs: 500,
+    });
+    for (const bad of [
+      'dns.example.com',
+      '127.0.0.1:0',
+      '10.0.0.1:70000',
+      '[10.0.0.1]:53',
+      '300.1.1.1',
+    ])
+      expect(problemsOf({ SSO_DNS_SERVERS: `10.0.0.53,${bad}` })).toEqual([
+        `SSO_DNS_SERVERS must list name servers as ip, ip:port or [ipv6]:port separated by commas (got "${bad}")`,
+      ]);
+  });
+
   it('requires verified addresses by default only where email can prove them (SPEC §8f)', () => {
     const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
     expect(loadConfig({}).accounts.emailVerification).toBe('optional');

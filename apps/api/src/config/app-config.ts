@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_SCRYPT_LOG_N, MIN_PRODUCTION_SCRYPT_LOG_N } from '../auth/password.util';
@@ -71,6 +72,16 @@ export interface AppConfig {
   readonly allowedOrigins: readonly string[];
   /** Where people open the dashboard (no trailing slash): the links MCP tools return. */
   readonly dashboardUrl: string;
+  /** Single sign-on (SPEC §8f). */
+  readonly sso: {
+    /**
+     * `SSO_DNS_SERVERS`: the name servers that look up domains' verification TXT records
+     * (`ip`, `ip:port`, `[ipv6]:port`); empty: the system's resolvers.
+     */
+    readonly dnsServers: readonly string[];
+    /** Each try of a TXT look-up (two tries). */
+    readonly dnsTimeoutMs: number;
+  };
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * `json`: one JSON object a line (for log collectors); `pretty`: lines for a person;
@@ -446,6 +457,17 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     );
   }
 
+  const ssoDnsServers = (read('SSO_DNS_SERVERS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const server of ssoDnsServers) {
+    if (!isDnsServer(server))
+      problems.push(
+        `SSO_DNS_SERVERS must list name servers as ip, ip:port or [ipv6]:port separated by commas (got "${server}")`,
+      );
+  }
+
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
   // Behind a balancer (production) the instance keeps serving while health checks notice it is
   // leaving; a single development process stops at once.
@@ -590,6 +612,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     publicOrigin,
     allowedOrigins,
     dashboardUrl,
+    sso: {
+      dnsServers: ssoDnsServers,
+      dnsTimeoutMs: duration('SSO_DNS_TIMEOUT', '2s', 100, 30_000),
+    },
     logLevel: oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -691,6 +717,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `ip`, `ip:port` or `[ipv6]:port` (a port from 1 to 65535): what `dns.Resolver#setServers` takes. */
+function isDnsServer(raw: string): boolean {
+  if (isIP(raw) !== 0) return true;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3})):(\d{1,5})$/.exec(raw);
+  if (match === null) return false;
+  const host = match[1] ?? match[2] ?? '';
+  const port = Number(match[3]);
+  return (
+    isIP(host) !== 0 && (match[1] === undefined || isIP(host) === 6) && port >= 1 && port <= 65_535
+  );
 }
 
 /** The process's configuration: the only read of `process.env` in the service. */

@@ -50,6 +50,8 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
       'the link was already used, expired (24 hours), is not one the service sent, or was sent to an address the account no longer has',
   },
   changeMyEmail: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     RATE_LIMITED:
       'too many failed sign-ins for this account, or too many account emails asked for by this person (SPEC §8f)',
@@ -68,15 +70,21 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many verification emails asked for by this person (SPEC §8f)',
   },
   startTwoFactorSetup: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     CONFLICT: 'two-factor sign-in is on already',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   confirmTwoFactorSetup: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     INVALID_TWO_FACTOR_CODE: "the code is not the app's current code for the new key",
     CONFLICT: 'no set-up was started, or two-factor sign-in is on already',
   },
   disableTwoFactor: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     INVALID_TWO_FACTOR_CODE:
       'the code is wrong or already used, or an already used recovery code (counted as a failed sign-in)',
@@ -84,15 +92,27 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   regenerateRecoveryCodes: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     CONFLICT: 'two-factor sign-in is not on',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   changePassword: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
     WRONG_PASSWORD: 'currentPassword is not the current password',
     CONFLICT: 'the password was changed by another request meanwhile',
     RATE_LIMITED:
       'too many failed sign-ins (or wrong current passwords) for this account or from this address (SPEC §8b)',
+  },
+  endMyOtherSignInSessions: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
+  },
+  endMySignInSession: {
+    FORBIDDEN:
+      'the sign-in session was made by single sign-on and the session named is another one (SPEC §8f)',
   },
   startSingleSignOn: {
     SSO_NOT_CONFIGURED: "no organisation's single sign-on signs in the address's domain (SPEC §8f)",
@@ -107,7 +127,14 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     SSO_DISCOVERY_FAILED: "the issuer's discovery document could not be read or is not valid",
     NOT_FOUND: 'defaultRoleId names no role of this organisation',
     CONFLICT:
-      "a domain is another organisation's already, or the issuer or client id changes while single sign-on is required",
+      'a domain is one another organisation has verified, or the issuer or client id changes while single sign-on is required',
+  },
+  verifySingleSignOnDomain: {
+    NOT_FOUND: 'no provider is connected, or domain is not one of its allowedDomains',
+    CONFLICT: 'another organisation has verified this domain already',
+    DOMAIN_NOT_VERIFIED:
+      "no TXT record interlock-domain-verification=… at _interlock-challenge.<domain>, or one with another organisation's token (SPEC §8f)",
+    SERVICE_UNAVAILABLE: 'the DNS resolver did not answer (SSO_DNS_SERVERS, SPEC §8f)',
   },
   deleteSingleSignOn: { NOT_FOUND: 'no provider is connected' },
   putSingleSignOnRequirement: {

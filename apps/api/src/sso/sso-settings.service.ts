@@ -4,15 +4,18 @@ import { writeAuditEntry } from '@interlock/audit';
 import { DomainError, isPermission, type MemberActor } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import type { Queryable } from '../database/query-rows.util';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { assertHoldsAll } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import type { SsoConnectionResponse, SsoSettingsResponse } from './dto/sso.dto';
+import { isPublicEmailDomain } from './public-email-domains';
+import { challengeRecordName, challengeRecordValue, SsoDomainDns } from './sso-domain-dns';
 import type { PutSsoConnectionCommand } from './put-sso-connection.command';
 import { reasonOf, SsoClients } from './sso-clients';
 import { SsoSecrets } from './sso-secrets';
 import { SsoSignInService } from './sso-sign-in.service';
-import { SsoRepository, type SsoConnectionRow } from './sso.repository';
+import { SsoRepository, type SsoConnectionRow, type SsoDomainRow } from './sso.repository';
 
 const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
 
@@ -31,6 +34,14 @@ export const SSO_SETTINGS_MESSAGES = {
     'This organisation requires single sign-on: turn that off before changing the issuer or client id (the new provider has signed nobody in yet).',
   notVerified:
     'Nobody has signed in through this provider yet: sign in with single sign-on once, so it is known to work, before requiring it.',
+  publicDomain: (domain: string) =>
+    `${domain} is a public email domain: anyone can get an address there, so no organisation can sign it in with single sign-on.`,
+  recordMissing: (domain: string, token: string) =>
+    `No TXT record ${challengeRecordValue('…')} was found at ${challengeRecordName(domain)}: publish ${challengeRecordValue(token)} there, then verify again (DNS changes can take a while to show).`,
+  recordMismatch: (domain: string, token: string) =>
+    `The TXT record at ${challengeRecordName(domain)} holds another token: publish ${challengeRecordValue(token)} there, then verify again.`,
+  resolverUnreachable: (domain: string, reason: string) =>
+    `Could not look up ${challengeRecordName(domain)}: the DNS resolver did not answer (${reason}). Try again shortly.`,
 } as const;
 
 /**
@@ -48,13 +59,23 @@ export class SsoSettingsService {
     private readonly clients: SsoClients,
     private readonly secrets: SsoSecrets,
     private readonly signIn: SsoSignInService,
+    private readonly dns: SsoDomainDns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async get(organisationId: string): Promise<SsoSettingsResponse> {
     const row = await this.sso.read(this.dataSource, organisationId);
+    return this.answer(this.dataSource, row);
+  }
+
+  /** The settings' answer: the connection (if any) with its domains' proof, and the redirect URI. */
+  private async answer(
+    db: Queryable,
+    row: SsoConnectionRow | undefined,
+  ): Promise<SsoSettingsResponse> {
+    const domains = row === undefined ? [] : await this.sso.domainsOf(db, row.organisation_id);
     return {
-      connection: row === undefined ? null : toResponse(row),
+      connection: row === undefined ? null : toResponse(row, domains),
       redirectUri: this.signIn.redirectUri(),
     };
   }
@@ -68,6 +89,8 @@ export class SsoSettingsService {
     const production = this.config.nodeEnv === 'production';
     const issuer = checkIssuer(dto.issuer, production);
     const domains = [...new Set(dto.allowedDomains)].sort();
+    const publicDomain = domains.find(isPublicEmailDomain);
+    if (publicDomain !== undefined) throw invalid(SSO_SETTINGS_MESSAGES.publicDomain(publicDomain));
     const before = await this.sso.read(this.dataSource, organisationId);
     const secret =
       dto.clientSecret ?? (before === undefined ? undefined : this.secrets.open(before));
@@ -120,9 +143,70 @@ export class SsoSettingsService {
         },
         ipAddress: ip,
       });
-      return row;
+      return this.answer(tx, row);
     });
-    return { connection: toResponse(saved), redirectUri: this.signIn.redirectUri() };
+    return saved;
+  }
+
+  /**
+   * Looks the domain's TXT record up now (SPEC §8f) and, when it holds this organisation's
+   * token, records the proof (audited). A domain proven already answers as it is.
+   */
+  async verifyDomain(
+    organisationId: string,
+    actor: MemberActor,
+    domain: string,
+    ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    const row = await this.sso.read(this.dataSource, organisationId);
+    const named = (await this.sso.domainsOf(this.dataSource, organisationId)).find(
+      (d) => d.domain === domain,
+    );
+    if (row === undefined || named === undefined) throw DomainError.of('NOT_FOUND');
+    if (named.verified_at !== null) return this.answer(this.dataSource, row);
+    if (await this.sso.provenElsewhere(this.dataSource, organisationId, domain))
+      throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.domainTaken(domain));
+    const token = named.verification_token;
+    const found = await this.dns.lookUp(domain, token);
+    switch (found.outcome) {
+      case 'missing':
+        throw new DomainError(
+          'DOMAIN_NOT_VERIFIED',
+          SSO_SETTINGS_MESSAGES.recordMissing(domain, token),
+        );
+      case 'mismatch':
+        throw new DomainError(
+          'DOMAIN_NOT_VERIFIED',
+          SSO_SETTINGS_MESSAGES.recordMismatch(domain, token),
+        );
+      case 'unreachable':
+        throw new DomainError(
+          'SERVICE_UNAVAILABLE',
+          SSO_SETTINGS_MESSAGES.resolverUnreachable(domain, found.reason),
+          { 'retry-after': '30' },
+        );
+      case 'found':
+        break;
+    }
+    return this.dataSource.transaction(async (tx) => {
+      const current = await this.sso.read(tx, organisationId, 'FOR UPDATE');
+      if (current === undefined) throw DomainError.of('NOT_FOUND');
+      const marked = await this.sso.markDomainVerified(tx, organisationId, domain);
+      if (marked === 'gone') throw DomainError.of('NOT_FOUND');
+      if (marked === 'already') return this.answer(tx, current);
+      if (marked === 'taken')
+        throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.domainTaken(domain));
+      const organisation = await this.organisations.read(tx, organisationId);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'settings.sso_domain_verified',
+        actor,
+        target: { type: 'organisation', id: organisationId, name: organisation?.name ?? '' },
+        metadata: { domain, recordName: challengeRecordName(domain) },
+        ipAddress: ip,
+      });
+      return this.answer(tx, current);
+    });
   }
 
   /**
@@ -154,7 +238,7 @@ export class SsoSettingsService {
       });
       return changed;
     });
-    return { connection: toResponse(row), redirectUri: this.signIn.redirectUri() };
+    return this.answer(this.dataSource, row);
   }
 
   async remove(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
@@ -194,11 +278,17 @@ function checkIssuer(raw: string, production: boolean): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function toResponse(row: SsoConnectionRow): SsoConnectionResponse {
+function toResponse(row: SsoConnectionRow, domains: SsoDomainRow[]): SsoConnectionResponse {
   return {
     issuer: row.issuer,
     clientId: row.client_id,
     allowedDomains: row.allowed_domains,
+    domains: domains.map((d) => ({
+      domain: d.domain,
+      verifiedAt: d.verified_at?.toISOString() ?? null,
+      recordName: challengeRecordName(d.domain),
+      recordValue: challengeRecordValue(d.verification_token),
+    })),
     defaultRoleId: row.default_role_id,
     requireSso: row.require_sso,
     verifiedAt: row.verified_at?.toISOString() ?? null,

@@ -24,6 +24,9 @@ import { SSO_FLOW_MINUTES, type SsoFlow, SsoFlowSeal } from './sso-flow.util';
 import { SsoRepository, type SsoConnectionRow } from './sso.repository';
 import { SsoSecrets } from './sso-secrets';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
+import { Mailer } from '../mail/mailer';
+import { renderAccountMail } from '../users/account-mail';
+import { AfterAnswer } from '../users/after-answer';
 
 /** The password hash of an account made by single sign-on: no password matches it (a reset sets one). */
 export const NO_PASSWORD = 'none:single-sign-on';
@@ -42,6 +45,10 @@ export const SSO_MESSAGES = {
     `Your identity provider's answer did not pass the checks (${what}): start again.`,
   domain: (email: string) =>
     `${email} is not at a domain this organisation signs in with single sign-on.`,
+  domainUnverified: (email: string, domain: string) =>
+    `${email} is at ${domain}, which this organisation has not verified for single sign-on yet: ask your administrator.`,
+  linkNeedsPassword: (email: string) =>
+    `An account with ${email} exists already: to link it to single sign-on, sign in with its password in this browser first, then sign in with single sign-on again.`,
   notConfigured: (domain: string) =>
     `No organisation signs in addresses at ${domain} with single sign-on: sign in with your password.`,
 } as const;
@@ -72,6 +79,8 @@ export class SsoSignInService {
     private readonly clients: SsoClients,
     private readonly secrets: SsoSecrets,
     private readonly limiter: AuthAttemptLimiter,
+    private readonly mailer: Mailer,
+    private readonly afterAnswer: AfterAnswer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.seal = new SsoFlowSeal(config.apiKeyPepper);
@@ -135,6 +144,7 @@ export class SsoSignInService {
     sealedFlow: string | undefined,
     callbackQuery: string,
     ip: string | null,
+    passwordUserId: string | null = null,
   ): Promise<SignedIn<OrganisationJoinedResponse>> {
     const flow = this.seal.open(sealedFlow);
     if (flow === undefined) throw failed(SSO_MESSAGES.flow);
@@ -167,9 +177,14 @@ export class SsoSignInService {
     const domain = domainOf(email);
     if (domain === undefined || !connection.allowed_domains.includes(domain))
       throw failed(SSO_MESSAGES.domain(email || '(no email)'));
+    // Only a domain this organisation proved by DNS signs anyone in: no link, no provisioning.
+    if (
+      (await this.sso.organisationOfDomain(this.dataSource, domain)) !== connection.organisation_id
+    )
+      throw failed(SSO_MESSAGES.domainUnverified(email, domain));
     const name = nameFrom(claims, email);
-    return this.dataSource.transaction(async (tx) => {
-      const person = await this.personOf(tx, connection, claims, email, name, ip);
+    const signedIn = await this.dataSource.transaction(async (tx) => {
+      const person = await this.personOf(tx, connection, claims, email, name, ip, passwordUserId);
       await this.admit(tx, connection, { ...person, email, issuer: claims.iss, ip });
       // It works: the organisation may now require it (SPEC §8f).
       await this.sso.markVerified(
@@ -181,11 +196,36 @@ export class SsoSignInService {
       const session = await this.signIns.create(tx, person.id, connection.organisation_id);
       const joined = await describeJoined(tx, person.id, connection.organisation_id);
       // The session acts for this organisation alone: the answer lists no other.
-      return { ...session, body: { ...joined, organisations: [joined.organisation] } };
+      return {
+        signedIn: { ...session, body: { ...joined, organisations: [joined.organisation] } },
+        linked: person.linked,
+      };
     });
+    if (signedIn.linked !== undefined) {
+      const linked = signedIn.linked;
+      this.afterAnswer.run('single sign-on linked email', async () => {
+        await this.mailer.send(
+          renderAccountMail('ssoLinked', email, {
+            name: linked.name,
+            email,
+            organisationName: signedIn.signedIn.body.organisation.name,
+            issuer: connection.issuer,
+            at: new Date().toISOString().slice(0, 16).replace('T', ' '),
+            address: ip,
+            resetUrl: `${this.config.dashboardUrl}/reset-password`,
+          }),
+        );
+      });
+    }
+    return signedIn.signedIn;
   }
 
-  /** The user the provider's subject is, linking or making one at the first sign-in. */
+  /**
+   * The user the provider's subject is, linking or making one at the first sign-in. An existing
+   * account is linked only when this browser also holds a password sign-in session of it
+   * (`passwordUserId`): the person proved it is theirs (SPEC §8f); `linked` then says whom to
+   * tell by email.
+   */
   private async personOf(
     tx: Queryable,
     connection: SsoConnectionRow,
@@ -193,7 +233,8 @@ export class SsoSignInService {
     email: string,
     name: string,
     ip: string | null,
-  ): Promise<{ id: string; name: string }> {
+    passwordUserId: string | null,
+  ): Promise<{ id: string; name: string; linked?: { name: string } }> {
     const organisationId = connection.organisation_id;
     const linked = await this.sso.userOfIdentity(tx, organisationId, claims.iss, claims.sub);
     if (linked !== undefined) {
@@ -201,6 +242,8 @@ export class SsoSignInService {
       if (user !== undefined) return { id: user.id, name: user.name };
     }
     const existing = await findUserByEmail(tx, email);
+    if (existing !== undefined && existing.id !== passwordUserId)
+      throw failed(SSO_MESSAGES.linkNeedsPassword(email));
     const userId =
       existing?.id ?? (await insertUser(tx, { email, name, passwordHash: NO_PASSWORD }));
     // The provider vouched for the address of the account it made (not for an existing one's).
@@ -216,7 +259,9 @@ export class SsoSignInService {
         ipAddress: ip,
       });
     }
-    return { id: userId, name: existing?.name ?? name };
+    return existing === undefined
+      ? { id: userId, name }
+      : { id: userId, name: existing.name, linked: { name: existing.name } };
   }
 
   /**

@@ -4,6 +4,7 @@ import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.de
 import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
+import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { NoContent } from '../openapi/no-content.decorator';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
@@ -14,6 +15,7 @@ import {
   SsoSettingsResponse,
   SsoStartResponse,
   StartSsoDto,
+  VerifySsoDomainDto,
 } from './dto/sso.dto';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
@@ -26,6 +28,7 @@ export class SsoSignInController {
   constructor(
     private readonly signIn: SsoSignInService,
     private readonly cookies: SessionCookies,
+    private readonly sessions: SignInSessionService,
   ) {}
 
   @Post()
@@ -69,10 +72,14 @@ export class SsoSignInController {
   ): Promise<OrganisationJoinedResponse> {
     // The attempt is used up whatever happens: a refused answer starts again.
     this.cookies.clearSsoFlow(res);
+    // A password sign-in session of this browser proves an existing account is the person's.
+    const token = this.cookies.read(req);
+    const current = token === undefined ? undefined : await this.sessions.authenticateUser(token);
     const signedIn = await this.signIn.finish(
       this.cookies.readSsoFlow(req),
       body.callbackQuery,
       ip,
+      current !== undefined && current.ssoOrganisationId === null ? current.userId : null,
     );
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
@@ -137,6 +144,30 @@ export class SsoSettingsController {
       member.organisationId,
       memberActorOf(member),
       body.requireSso,
+      ip,
+    );
+  }
+
+  @Post('domains/verify')
+  @HttpCode(200)
+  @MemberRoute('member.manage')
+  @Operation({
+    operationId: 'verifySingleSignOnDomain',
+    summary:
+      "Prove an email domain: look up its TXT record `_interlock-challenge.<domain>` now; found with this organisation's token, the domain signs people in",
+    description:
+      'Until a domain is verified it routes no sign-in, links no existing account and provisions nobody. A domain verified already answers as it is; a domain another organisation has verified cannot be.',
+    ok: SsoSettingsResponse,
+  })
+  verifyDomain(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: VerifySsoDomainDto,
+    @ClientIp() ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    return this.settings.verifyDomain(
+      member.organisationId,
+      memberActorOf(member),
+      body.domain,
       ip,
     );
   }

@@ -61,16 +61,30 @@ export class SsoConnectionEntity {
 
 /**
  * Which organisation's provider signs in an email domain: read before any organisation is known
- * (a reference table, like `users`); one organisation per domain.
+ * (a reference table, like `users`); only a domain its organisation proved by DNS signs anyone
+ * in (SPEC §8f).
  */
 @Entity({ name: 'sso_domains' })
 @Index('sso_domains_organisation_id_idx', ['organisationId'])
+@Index('sso_domains_verified_domain_key', ['domain'], {
+  unique: true,
+  where: 'verified_at IS NOT NULL',
+})
 export class SsoDomainEntity {
   @PrimaryColumn('text', { primaryKeyConstraintName: 'sso_domains_pkey' })
   domain!: string;
 
-  @Column('uuid')
+  /** Several organisations may name a domain; one at most proves it (the partial unique index). */
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'sso_domains_pkey' })
   organisationId!: string;
+
+  /** Published as `_interlock-challenge.<domain>` TXT `interlock-domain-verification=<token>`. */
+  @Column('text')
+  verificationToken!: string;
+
+  /** When the TXT record was found (null: not proven, so the domain signs nobody in). */
+  @Column('timestamptz', { nullable: true })
+  verifiedAt!: Date | null;
 }
 
 /** A provider's subject (`iss`, `sub`) linked to a user, per organisation. */

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import { AccountEmailModule } from '../users/account-email.module';
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { RolesModule } from '../roles/roles.module';
 import { SsoClients } from './sso-clients';
+import { SsoDomainDns } from './sso-domain-dns';
 import { SsoSecrets } from './sso-secrets';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
@@ -13,7 +15,7 @@ import { SsoRepository } from './sso.repository';
 
 /** Single sign-on with OpenID Connect (SPEC §8f, issue 33 §3). */
 @Module({
-  imports: [OrganisationModule, RolesModule],
+  imports: [OrganisationModule, RolesModule, AccountEmailModule],
   controllers: [SsoSignInController, SsoSettingsController],
   providers: [
     SsoRepository,
@@ -25,6 +27,12 @@ import { SsoRepository } from './sso.repository';
       provide: SsoClients,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new SsoClients(config.nodeEnv !== 'production'),
+    },
+    {
+      provide: SsoDomainDns,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new SsoDomainDns(config.sso.dnsServers, config.sso.dnsTimeoutMs),
     },
     {
       provide: SsoSecrets,

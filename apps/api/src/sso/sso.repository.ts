@@ -15,6 +15,13 @@ export interface SsoConnectionRow {
   updated_at: Date;
 }
 
+/** One email domain an organisation's single sign-on names (SPEC §8f). */
+export interface SsoDomainRow {
+  domain: string;
+  verification_token: string;
+  verified_at: Date | null;
+}
+
 const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, require_sso, verified_at, created_at, updated_at`;
 
 /**
@@ -98,32 +105,84 @@ export class SsoRepository {
   }
 
   /**
-   * Makes `domains` the organisation's, and no others. `{taken}` names a domain another
-   * organisation's provider signs in already (then nothing changed: the caller rolls back).
+   * Makes `domains` the organisation's, and no others: a domain it keeps keeps its token and
+   * proof, a new one gets a token and is unproven. `{taken}` names a domain another organisation
+   * has proven (then nothing changed: the caller rolls back).
    */
   async replaceDomains(
     tx: Queryable,
     organisationId: string,
     domains: readonly string[],
   ): Promise<{ taken: string } | undefined> {
-    await tx.query(`DELETE FROM sso_domains WHERE organisation_id = $1`, [organisationId]);
     const [clash] = await queryRows<{ domain: string }>(
       tx,
-      `SELECT domain FROM sso_domains WHERE domain = ANY($1::text[]) ORDER BY domain LIMIT 1`,
-      [domains],
+      `SELECT domain FROM sso_domains
+        WHERE domain = ANY($1::text[]) AND organisation_id <> $2 AND verified_at IS NOT NULL
+        ORDER BY domain LIMIT 1`,
+      [domains, organisationId],
     );
     if (clash !== undefined) return { taken: clash.domain };
+    await tx.query(
+      `DELETE FROM sso_domains WHERE organisation_id = $1 AND domain <> ALL($2::text[])`,
+      [organisationId, domains],
+    );
+    await tx.query(
+      `INSERT INTO sso_domains (domain, organisation_id, verification_token)
+       SELECT d, $2, replace(gen_random_uuid()::text, '-', '') FROM unnest($1::text[]) AS d
+       ON CONFLICT (domain, organisation_id) DO NOTHING`,
+      [domains, organisationId],
+    );
+    return undefined;
+  }
+
+  /** The organisation's domains with their tokens and proof, by name. */
+  domainsOf(db: Queryable, organisationId: string): Promise<SsoDomainRow[]> {
+    return queryRows<SsoDomainRow>(
+      db,
+      `SELECT domain, verification_token, verified_at FROM sso_domains
+        WHERE organisation_id = $1 ORDER BY domain`,
+      [organisationId],
+    );
+  }
+
+  /** Whether another organisation has proven `domain`. */
+  async provenElsewhere(db: Queryable, organisationId: string, domain: string): Promise<boolean> {
+    const rows = await queryRows<{ one: number }>(
+      db,
+      `SELECT 1 AS one FROM sso_domains
+        WHERE domain = $1 AND organisation_id <> $2 AND verified_at IS NOT NULL`,
+      [domain, organisationId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Records the organisation's proof of `domain`: `proven` when this call proved it, `already`
+   * when a concurrent call did, `gone` when the domain left the connection meanwhile, `taken`
+   * when another organisation proved it first (the partial unique index decides a race).
+   */
+  async markDomainVerified(
+    tx: Queryable,
+    organisationId: string,
+    domain: string,
+  ): Promise<'proven' | 'already' | 'gone' | 'taken'> {
+    const [row] = await queryRows<{ verified_at: Date | null }>(
+      tx,
+      `SELECT verified_at FROM sso_domains WHERE organisation_id = $1 AND domain = $2 FOR UPDATE`,
+      [organisationId, domain],
+    );
+    if (row === undefined) return 'gone';
+    if (row.verified_at !== null) return 'already';
     try {
       await tx.query(
-        `INSERT INTO sso_domains (domain, organisation_id) SELECT unnest($1::text[]), $2`,
-        [domains, organisationId],
+        `UPDATE sso_domains SET verified_at = now() WHERE organisation_id = $1 AND domain = $2`,
+        [organisationId, domain],
       );
     } catch (error) {
-      // Another organisation claimed one meanwhile.
-      if (hasSqlState(error, UNIQUE_VIOLATION)) return { taken: domains[0] as string };
+      if (hasSqlState(error, UNIQUE_VIOLATION)) return 'taken';
       throw error;
     }
-    return undefined;
+    return 'proven';
   }
 
   /** Turns "require single sign-on" on or off; the row as it is now. */
@@ -166,11 +225,11 @@ export class SsoRepository {
     return row;
   }
 
-  /** The organisation whose provider signs in `domain` (lower-case), if any. */
+  /** The organisation whose provider signs in `domain` (lower-case), if one has proven it. */
   async organisationOfDomain(db: Queryable, domain: string): Promise<string | undefined> {
     const [row] = await queryRows<{ organisation_id: string }>(
       db,
-      `SELECT organisation_id FROM sso_domains WHERE domain = $1`,
+      `SELECT organisation_id FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL`,
       [domain],
     );
     return row?.organisation_id;

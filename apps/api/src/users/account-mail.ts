@@ -118,6 +118,16 @@ If this was not you, undo it: the link gives the account this address back, lets
 This wasn't me: {{url}}
 `,
   },
+  ssoLinked: {
+    subject: 'Your Interlock account now signs in with {{organisationName}}’s single sign-on',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Single sign-on linked to your account</h1>
+<p>Hello {{name}}, at {{at}} (UTC){{#if address}} from {{address}}{{/if}} your Interlock account {{email}} was linked to the single sign-on of {{organisationName}} ({{issuer}}), after a sign-in with your password in the same browser. From now on that identity provider signs you in to {{organisationName}}.</p>
+<p style="color:#57606a;font-size:13px">If this was not you, choose a new password now: <a href="{{resetUrl}}" style="color:#0969da">{{resetUrl}}</a> (it signs you out everywhere), and tell {{organisationName}}’s owner.</p>`),
+    text: `Hello {{name}}, at {{at}} (UTC){{#if address}} from {{address}}{{/if}} your Interlock account {{email}} was linked to the single sign-on of {{organisationName}} ({{issuer}}), after a sign-in with your password in the same browser. From now on that identity provider signs you in to {{organisationName}}.
+
+If this was not you, choose a new password now: {{resetUrl}} (it signs you out everywhere), and tell {{organisationName}}’s owner.
+`,
+  },
 } as const;
 
 export type AccountMailName = keyof typeof TEMPLATES;

@@ -7,6 +7,7 @@ import { AccountSessionsService } from './account-sessions.service';
 import { AccountSignInSessionsResponse } from './dto/sign-in-sessions.response';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
+import { refuseUnderSso } from '../auth/sso-session.util';
 import type { UserPrincipal } from '../auth/principal';
 import { AuthService } from '../auth/auth.service';
 import { AccountResponse } from './dto/account.response';
@@ -78,6 +79,7 @@ export class AccountController {
     @Body() body: ChangeEmailDto,
     @ClientIp() ip: string | null,
   ): Promise<EmailChangePendingResponse> {
+    refuseUnderSso(user, 'changeEmail');
     return this.emailChange.request(user, body.email, body.password, ip);
   }
 
@@ -94,6 +96,7 @@ export class AccountController {
     @Body() body: ChangePasswordDto,
     @ClientIp() ip: string | null,
   ): Promise<void> {
+    refuseUnderSso(user, 'changePassword');
     await this.passwords.change(user, body.currentPassword, body.newPassword, ip);
   }
 
@@ -134,6 +137,7 @@ export class AccountController {
     @CurrentUser() user: UserPrincipal,
     @ClientIp() ip: string | null,
   ): Promise<void> {
+    refuseUnderSso(user, 'endSessions');
     await this.sessions.revokeOthers(user, ip);
   }
 
@@ -150,6 +154,8 @@ export class AccountController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<void> {
+    // Signing out here is always allowed; ending another session is not, under single sign-on.
+    if (id !== user.signInSessionId) refuseUnderSso(user, 'endSessions');
     await this.sessions.revoke(user, id, ip);
     if (id === user.signInSessionId) this.cookies.clear(res);
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { refuseUnderSso } from '../auth/sso-session.util';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
 import {
@@ -49,6 +50,7 @@ export class TwoFactorController {
     @Body() body: TwoFactorPasswordDto,
     @ClientIp() ip: string | null,
   ): Promise<TwoFactorSetupResponse> {
+    refuseUnderSso(user, 'twoFactor');
     return this.twoFactor.startSetup(user, body.password, ip);
   }
 
@@ -66,6 +68,7 @@ export class TwoFactorController {
     @Body() body: TwoFactorConfirmDto,
     @ClientIp() ip: string | null,
   ): Promise<RecoveryCodesResponse> {
+    refuseUnderSso(user, 'twoFactor');
     return this.twoFactor.confirmSetup(user, body.code, ip);
   }
 
@@ -82,6 +85,7 @@ export class TwoFactorController {
     @Body() body: TwoFactorDisableDto,
     @ClientIp() ip: string | null,
   ): Promise<void> {
+    refuseUnderSso(user, 'twoFactor');
     await this.twoFactor.disable(user, body.password, body.code, ip);
   }
 
@@ -99,6 +103,7 @@ export class TwoFactorController {
     @Body() body: TwoFactorPasswordDto,
     @ClientIp() ip: string | null,
   ): Promise<RecoveryCodesResponse> {
+    refuseUnderSso(user, 'twoFactor');
     return this.twoFactor.regenerateRecoveryCodes(user, body.password, ip);
   }
 }

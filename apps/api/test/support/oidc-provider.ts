@@ -151,9 +151,11 @@ export function finishAtService(
   server: App,
   flow: string | undefined,
   callbackQuery: string,
+  passwordSession?: string,
 ): request.Test {
   const req = request(server).post('/api/auth/sso/callback');
-  if (flow !== undefined) req.set('cookie', flow);
+  const cookies = [flow, passwordSession].filter((c): c is string => c !== undefined);
+  if (cookies.length > 0) req.set('cookie', cookies.join('; '));
   return req.send({ callbackQuery });
 }
 
@@ -167,14 +169,17 @@ export interface SsoSignedIn {
 /**
  * A whole single sign-on that must succeed, as a browser makes it: start, the provider's page,
  * the callback; the callback's answer (the account and organisation) and the session cookie.
+ * `passwordSession`: the cookie of the person's password sign-in in the same browser, which the
+ * first single sign-on of an existing account needs (SPEC §8f).
  */
 export async function signInWithSso(
   server: App,
   redirectUri: string,
   email: string,
+  passwordSession?: string,
 ): Promise<{ body: SsoSignedIn; cookie: string }> {
   const walk = await walkThroughProvider(server, redirectUri, email);
-  const res = await finishAtService(server, walk.flow, walk.query);
+  const res = await finishAtService(server, walk.flow, walk.query, passwordSession);
   if (res.status !== 200)
     throw new Error(`the callback answered ${res.status}: ${JSON.stringify(res.body)}`);
   const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];

@@ -382,7 +382,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.sso_domain_verified' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1078,7 +1078,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'TWO_FACTOR_ENROLMENT_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SSO_REQUIRED' | 'TWO_FACTOR_ENROLMENT_REQUIRED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'DOMAIN_NOT_VERIFIED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -2073,7 +2073,7 @@ export type PutClassifierDto = {
 
 export type PutSsoConnectionDto = {
     /**
-     * Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.
+     * Email domains (lower-case) whose people sign in with this provider once each is verified by DNS (see domains); not a public email domain, nor one another organisation has verified.
      */
     allowedDomains: Array<string>;
     clientId: string;
@@ -2562,6 +2562,10 @@ export type SsoConnectionResponse = {
     clientId: string;
     createdAt: string;
     defaultRoleId: string;
+    /**
+     * allowedDomains with their proof: each signs people in only once its TXT record is verified.
+     */
+    domains: Array<SsoDomainResponse>;
     issuer: string;
     /**
      * Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
@@ -2570,6 +2574,22 @@ export type SsoConnectionResponse = {
     updatedAt: string;
     /**
      * When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
+     */
+    verifiedAt: string | null;
+};
+
+export type SsoDomainResponse = {
+    domain: string;
+    /**
+     * The DNS name of the TXT record to publish.
+     */
+    recordName: string;
+    /**
+     * The TXT record's value: this organisation's token for the domain.
+     */
+    recordValue: string;
+    /**
+     * When the TXT record was found (null: not proven yet, so the domain signs nobody in: no sign-in is routed by it, no account linked, no member provisioned).
      */
     verifiedAt: string | null;
 };
@@ -2826,6 +2846,13 @@ export type VerifyEmailDto = {
      * The token from the verification link (the part after the link's #).
      */
     token: string;
+};
+
+export type VerifySsoDomainDto = {
+    /**
+     * One of the connection's allowedDomains.
+     */
+    domain: string;
 };
 
 export type WebhookDeliveryAttempt = {
@@ -6182,7 +6209,7 @@ export type ChangeMyEmailErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**
@@ -6287,7 +6314,7 @@ export type ChangePasswordErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: currentPassword is not the current password.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: currentPassword is not the current password.
      */
     403: ErrorBody;
     /**
@@ -6378,7 +6405,7 @@ export type EndMyOtherSignInSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6433,7 +6460,7 @@ export type EndMySignInSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on and the session named is another one (SPEC §8f).
      */
     403: ErrorBody;
     /**
@@ -6516,7 +6543,7 @@ export type ConfirmTwoFactorSetupErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is not the app's current code for the new key.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). INVALID_TWO_FACTOR_CODE: the code is not the app's current code for the new key.
      */
     403: ErrorBody;
     /**
@@ -6570,7 +6597,7 @@ export type DisableTwoFactorErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in). INVALID_TWO_FACTOR_CODE: the code is wrong or already used, or an already used recovery code (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in). INVALID_TWO_FACTOR_CODE: the code is wrong or already used, or an already used recovery code (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**
@@ -6627,7 +6654,7 @@ export type RegenerateRecoveryCodesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**
@@ -6681,7 +6708,7 @@ export type StartTwoFactorSetupErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**
@@ -7792,7 +7819,7 @@ export type PutSingleSignOnErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: a domain is another organisation's already, or the issuer or client id changes while single sign-on is required.
+     * CONFLICT: a domain is one another organisation has verified, or the issuer or client id changes while single sign-on is required.
      */
     409: ErrorBody;
     /**
@@ -7824,6 +7851,70 @@ export type PutSingleSignOnResponses = {
 };
 
 export type PutSingleSignOnResponse = PutSingleSignOnResponses[keyof PutSingleSignOnResponses];
+
+export type VerifySingleSignOnDomainData = {
+    body: VerifySsoDomainDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso/domains/verify';
+};
+
+export type VerifySingleSignOnDomainErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, FORBIDDEN: no x-organisation-id and the person is a member of no organisation, or a single sign-on session naming another organisation, or SSO_REQUIRED: a password sign-in session naming an organisation that requires single sign-on, or TWO_FACTOR_ENROLMENT_REQUIRED: a password sign-in session of a person without two-factor sign-in naming an organisation that requires it (SPEC §8f).
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: no provider is connected, or domain is not one of its allowedDomains.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: another organisation has verified this domain already. DOMAIN_NOT_VERIFIED: no TXT record interlock-domain-verification=… at _interlock-challenge.<domain>, or one with another organisation's token (SPEC §8f).
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the DNS resolver did not answer (SSO_DNS_SERVERS, SPEC §8f).
+     */
+    503: ErrorBody;
+};
+
+export type VerifySingleSignOnDomainError = VerifySingleSignOnDomainErrors[keyof VerifySingleSignOnDomainErrors];
+
+export type VerifySingleSignOnDomainResponses = {
+    200: SsoSettingsResponse;
+};
+
+export type VerifySingleSignOnDomainResponse = VerifySingleSignOnDomainResponses[keyof VerifySingleSignOnDomainResponses];
 
 export type PutSingleSignOnRequirementData = {
     body: PutSsoRequirementDto;

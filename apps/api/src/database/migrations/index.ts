@@ -55,6 +55,7 @@ import { RequireSingleSignOn1795779500000 } from './1795779500000-require-single
 import { EmailChange1795779600000 } from './1795779600000-email-change';
 import { RequireTwoFactor1795779700000 } from './1795779700000-require-two-factor';
 import { ClassificationVersions1795780000000 } from './1795780000000-classification-versions';
+import { SsoDomainVerification1795780600000 } from './1795780600000-sso-domain-verification';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -113,4 +114,5 @@ export const MIGRATIONS = [
   EmailChange1795779600000,
   RequireTwoFactor1795779700000,
   ClassificationVersions1795780000000,
+  SsoDomainVerification1795780600000,
 ];

@@ -83,7 +83,7 @@ export class PutSsoConnectionDto {
     maxItems: MAX_SSO_DOMAINS,
     example: ['example.com'],
     description:
-      "Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.",
+      'Email domains (lower-case) whose people sign in with this provider once each is verified by DNS (see domains); not a public email domain, nor one another organisation has verified.',
   })
   @IsArray()
   @ArrayMinSize(1)
@@ -114,6 +114,49 @@ export class PutSsoRequirementDto {
   requireSso!: boolean;
 }
 
+/** `POST /api/organisation/sso/domains/verify`: look up a domain's TXT record now. */
+export class VerifySsoDomainDto {
+  @ApiProperty({
+    example: 'example.com',
+    maxLength: 253,
+    pattern: DOMAIN_PATTERN,
+    description: "One of the connection's allowedDomains.",
+  })
+  @IsString()
+  @MaxLength(253)
+  @Matches(new RegExp(DOMAIN_PATTERN), {
+    message: 'domain must be a lower-case domain name such as example.com',
+  })
+  domain!: string;
+}
+
+/** One email domain of the organisation's single sign-on and how it is proven (SPEC §8f). */
+export class SsoDomainResponse {
+  @ApiProperty({ example: 'example.com' })
+  domain!: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the TXT record was found (null: not proven yet, so the domain signs nobody in: no sign-in is routed by it, no account linked, no member provisioned).',
+  })
+  verifiedAt!: string | null;
+
+  @ApiProperty({
+    example: '_interlock-challenge.example.com',
+    description: 'The DNS name of the TXT record to publish.',
+  })
+  recordName!: string;
+
+  @ApiProperty({
+    example: 'interlock-domain-verification=3f2a…',
+    description: "The TXT record's value: this organisation's token for the domain.",
+  })
+  recordValue!: string;
+}
+
 export class SsoConnectionResponse {
   @ApiProperty()
   issuer!: string;
@@ -123,6 +166,13 @@ export class SsoConnectionResponse {
 
   @ApiProperty({ type: [String] })
   allowedDomains!: string[];
+
+  @ApiProperty({
+    type: [SsoDomainResponse],
+    description:
+      'allowedDomains with their proof: each signs people in only once its TXT record is verified.',
+  })
+  domains!: SsoDomainResponse[];
 
   @ApiProperty({ format: 'uuid' })
   defaultRoleId!: string;

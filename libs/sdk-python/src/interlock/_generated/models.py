@@ -1289,7 +1289,7 @@ class PutSsoConnectionDto(InterlockModel):
         min_length=1,
     )
     """
-    Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.
+    Email domains (lower-case) whose people sign in with this provider once each is verified by DNS (see domains); not a public email domain, nor one another organisation has verified.
     """
     client_id: str = Field(
         ..., alias='clientId', max_length=255, min_length=1, pattern='^[^\\u0000]*$'
@@ -1800,36 +1800,27 @@ class SlackConnectionResponse(InterlockModel):
     """
 
 
-class SsoConnectionResponse(InterlockModel):
+class SsoDomainResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    allowed_domains: list[str] = Field(..., alias='allowedDomains')
-    client_id: str = Field(..., alias='clientId')
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    default_role_id: str = Field(..., alias='defaultRoleId')
-    issuer: str
-    require_sso: bool = Field(..., alias='requireSso')
+    domain: str = Field(..., examples=['example.com'])
+    record_name: str = Field(
+        ..., alias='recordName', examples=['_interlock-challenge.example.com']
+    )
     """
-    Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
+    The DNS name of the TXT record to publish.
     """
-    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    record_value: str = Field(
+        ..., alias='recordValue', examples=['interlock-domain-verification=3f2a…']
+    )
+    """
+    The TXT record's value: this organisation's token for the domain.
+    """
     verified_at: Optional[AwareDatetime] = Field(..., alias='verifiedAt')
     """
-    When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
-    """
-
-
-class SsoSettingsResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    connection: Optional[SsoConnectionResponse] = Field(...)
-    redirect_uri: str = Field(..., alias='redirectUri')
-    """
-    The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).
+    When the TXT record was found (null: not proven yet, so the domain signs nobody in: no sign-in is routed by it, no account linked, no member provisioned).
     """
 
 
@@ -2129,6 +2120,23 @@ class VerifyEmailDto(InterlockModel):
     token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
     """
     The token from the verification link (the part after the link's #).
+    """
+
+
+class VerifySsoDomainDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+        regex_engine="python-re",
+    )
+    domain: str = Field(
+        ...,
+        examples=['example.com'],
+        max_length=253,
+        pattern='^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+    )
+    """
+    One of the connection's allowedDomains.
     """
 
 
@@ -2514,6 +2522,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.sso_configured',
         'settings.sso_removed',
         'settings.sso_requirement_changed',
+        'settings.sso_domain_verified',
         'settings.two_factor_requirement_changed',
         'role.created',
         'role.updated',
@@ -2949,6 +2958,7 @@ class ErrorBody(InterlockModel):
         'SSO_NOT_CONFIGURED',
         'METHOD_NOT_ALLOWED',
         'CONFLICT',
+        'DOMAIN_NOT_VERIFIED',
         'PAYLOAD_TOO_LARGE',
         'UNSUPPORTED_MEDIA_TYPE',
         'RATE_LIMITED',
@@ -3604,6 +3614,43 @@ class SlackSettingsResponse(InterlockModel):
     messages: list[SlackMessageResponse]
     """
     The 20 messages changed last, newest first.
+    """
+
+
+class SsoConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_domains: list[str] = Field(..., alias='allowedDomains')
+    client_id: str = Field(..., alias='clientId')
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    default_role_id: str = Field(..., alias='defaultRoleId')
+    domains: list[SsoDomainResponse]
+    """
+    allowedDomains with their proof: each signs people in only once its TXT record is verified.
+    """
+    issuer: str
+    require_sso: bool = Field(..., alias='requireSso')
+    """
+    Password sign-in no longer acts for the organisation: its members sign in with this provider (Owners keep their password as an audited break-glass path).
+    """
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    verified_at: Optional[AwareDatetime] = Field(..., alias='verifiedAt')
+    """
+    When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.
+    """
+
+
+class SsoSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SsoConnectionResponse] = Field(...)
+    redirect_uri: str = Field(..., alias='redirectUri')
+    """
+    The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).
     """
 
 

@@ -18,6 +18,7 @@ import {
   replaceEscalationPolicy,
   replaceTeamEscalationPolicy,
   type UpdateInterruptDeadlineSettingsDto,
+  verifySingleSignOnDomain,
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -134,6 +135,15 @@ export function usePutSsoRequirement() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (requireSso: boolean) => call(putSingleSignOnRequirement({ body: { requireSso } })),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
+  });
+}
+
+/** Looks a domain's TXT record up now; found with this organisation's token, the domain is proven (SPEC §8f). */
+export function useVerifySsoDomain() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (domain: string) => call(verifySingleSignOnDomain({ body: { domain } })),
     onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
   });
 }

@@ -1,6 +1,7 @@
 import type {
   RoleResponse,
   SsoConnectionResponse,
+  SsoDomainResponse,
   SsoSettingsResponse,
 } from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -18,10 +19,18 @@ function role(id: string, name: string, builtIn: RoleResponse['builtIn']): RoleR
   return { id, name, builtIn, permissions: [], createdAt: '2026-11-01T00:00:00.000Z' };
 }
 
+const VERIFIED_DOMAIN: SsoDomainResponse = {
+  domain: 'acme.example',
+  verifiedAt: '2026-11-20T10:30:00.000Z',
+  recordName: '_interlock-challenge.acme.example',
+  recordValue: 'interlock-domain-verification=0123456789abcdef0123456789abcdef',
+};
+
 const CONNECTION: SsoConnectionResponse = {
   issuer: 'https://login.acme.example/realms/acme',
   clientId: 'interlock',
   allowedDomains: ['acme.example'],
+  domains: [VERIFIED_DOMAIN],
   defaultRoleId: DEVELOPER,
   requireSso: false,
   verifiedAt: '2026-11-20T11:00:00.000Z',
@@ -60,6 +69,12 @@ function serveSso(initial: SsoSettingsResponse) {
           issuer: body.issuer,
           clientId: body.clientId,
           allowedDomains: body.allowedDomains,
+          domains: body.allowedDomains.map((domain) => ({
+            domain,
+            verifiedAt: null,
+            recordName: `_interlock-challenge.${domain}`,
+            recordValue: `interlock-domain-verification=token-of-${domain}`,
+          })),
           defaultRoleId: body.defaultRoleId,
           requireSso: false,
           verifiedAt: null,
@@ -246,6 +261,53 @@ describe('SsoSettingsRoute', () => {
     await userEvent.click(toggle);
     await waitFor(() => expect(sent).toEqual([{ requireSso: true }, { requireSso: false }]));
     await waitFor(() => expect(toggle).not.toBeChecked());
+  });
+
+  it('shows each domain with its TXT record to publish; Verify looks it up and shows the refusal word for word, then the domain verified', async () => {
+    const pending: SsoDomainResponse = {
+      domain: 'acme.dev',
+      verifiedAt: null,
+      recordName: '_interlock-challenge.acme.dev',
+      recordValue: 'interlock-domain-verification=fedcba9876543210fedcba9876543210',
+    };
+    const domains = [VERIFIED_DOMAIN, pending];
+    serveSso({ ...CONNECTED, connection: { ...CONNECTION, domains } });
+    const refusal = `No TXT record interlock-domain-verification=… was found at _interlock-challenge.acme.dev: publish ${pending.recordValue} there, then verify again (DNS changes can take a while to show).`;
+    const sent: unknown[] = [];
+    server.use(
+      http.post(`${API}/organisation/sso/domains/verify`, async ({ request }) => {
+        sent.push(await request.json());
+        if (sent.length === 1)
+          return HttpResponse.json(
+            { statusCode: 409, error: 'Conflict', code: 'DOMAIN_NOT_VERIFIED', message: refusal },
+            { status: 409 },
+          );
+        return HttpResponse.json({
+          ...CONNECTED,
+          connection: {
+            ...CONNECTION,
+            domains: [VERIFIED_DOMAIN, { ...pending, verifiedAt: '2026-11-27T09:00:00.000Z' }],
+          },
+        });
+      }),
+    );
+    renderWithApp(<SsoSettingsRoute />);
+    const group = await screen.findByRole('group', { name: 'acme.dev' });
+    expect(within(group).getByText('Not verified')).toBeInTheDocument();
+    expect(within(group).getByText(pending.recordName)).toBeInTheDocument();
+    expect(within(group).getByText(pending.recordValue)).toBeInTheDocument();
+    expect(
+      within(group).getByRole('button', { name: 'Copy txt record value' }),
+    ).toBeInTheDocument();
+    const verified = screen.getByRole('group', { name: 'acme.example' });
+    expect(within(verified).getByText('Verified')).toBeInTheDocument();
+    expect(within(verified).queryByRole('button', { name: /^Verify/ })).toBeNull();
+
+    await userEvent.click(within(group).getByRole('button', { name: 'Verify acme.dev' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    await userEvent.click(within(group).getByRole('button', { name: 'Verify acme.dev' }));
+    await waitFor(() => expect(within(group).getByText('Verified')).toBeInTheDocument());
+    expect(sent).toEqual([{ domain: 'acme.dev' }, { domain: 'acme.dev' }]);
   });
 
   it('cannot require single sign-on before the provider has signed anyone in', async () => {

@@ -1,4 +1,8 @@
-import type { PutSsoConnectionDto, SsoSettingsResponse } from '@interlock/api-client';
+import type {
+  PutSsoConnectionDto,
+  SsoDomainResponse,
+  SsoSettingsResponse,
+} from '@interlock/api-client';
 import {
   Badge,
   Button,
@@ -30,6 +34,7 @@ import {
   usePutSsoRequirement,
   usePutSsoSettings,
   useSsoSettings,
+  useVerifySsoDomain,
 } from '../api/organisation.queries';
 
 /**
@@ -75,6 +80,11 @@ export function SsoSettingsRoute() {
             <RedirectUri uri={settings.data.redirectUri} />
           </Stack>
         </Paper>
+        {connection !== null && (
+          <Paper withBorder p="lg">
+            <Domains domains={connection.domains} />
+          </Paper>
+        )}
         {connection !== null && (
           <Paper withBorder p="lg">
             <RequireSso requireSso={connection.requireSso} verifiedAt={connection.verifiedAt} />
@@ -150,6 +160,92 @@ function RequireSso({
         </Text>
       )}
       <FormError error={change.error} />
+    </Stack>
+  );
+}
+
+/**
+ * The email domains and their DNS proof (SPEC §8f): each shows its status, the TXT record to
+ * publish (copyable) and a Verify button; the API's refusal shows word for word.
+ */
+function Domains({ domains }: { domains: SsoDomainResponse[] }) {
+  const verify = useVerifySsoDomain();
+  const pending = verify.isPending ? verify.variables : undefined;
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Email domains
+      </Title>
+      <Text size="sm" c="dimmed">
+        Prove each domain is your organisation&apos;s: publish the TXT record below in its DNS, then
+        choose Verify. Until a domain is verified, nobody at it signs in with single sign-on.
+      </Text>
+      {domains.map((d) => (
+        <Stack key={d.domain} gap={4} role="group" aria-label={d.domain}>
+          <Group justify="space-between">
+            <Text fw={500}>{d.domain}</Text>
+            {d.verifiedAt === null ? (
+              <Badge color="yellow" variant="light">
+                Not verified
+              </Badge>
+            ) : (
+              <Badge color="green" variant="light">
+                Verified
+              </Badge>
+            )}
+          </Group>
+          {d.verifiedAt === null ? (
+            <>
+              <CopyableValue label="TXT record name" value={d.recordName} />
+              <CopyableValue label="TXT record value" value={d.recordValue} />
+              <Group>
+                <Button
+                  size="xs"
+                  loading={pending === d.domain}
+                  disabled={verify.isPending}
+                  onClick={() =>
+                    whenSettled(verify.mutateAsync(d.domain), () =>
+                      notifySuccess(`${d.domain} verified`),
+                    )
+                  }
+                >
+                  Verify {d.domain}
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <Text size="xs" c="dimmed">
+              Verified <RelativeTime value={d.verifiedAt} />.
+            </Text>
+          )}
+        </Stack>
+      ))}
+      <FormError error={verify.error} />
+    </Stack>
+  );
+}
+
+function CopyableValue({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
+        <CopyButton value={value}>
+          {({ copied, copy }) => (
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={copy}
+              aria-label={`Copy ${label.toLowerCase()}`}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
     </Stack>
   );
 }
@@ -254,7 +350,7 @@ function ConnectionForm({ settings }: { settings: SsoSettingsResponse }) {
         />
         <TagsInput
           label="Email domains"
-          description="People with an address at these domains sign in with this provider (press Enter after each). A domain can belong to one organisation only."
+          description="People with an address at these domains sign in with this provider once you verify each domain by DNS (press Enter after each). A domain another organisation has verified, or a public one such as gmail.com, cannot be added."
           placeholder="example.com"
           splitChars={[',', ' ']}
           maxTags={20}

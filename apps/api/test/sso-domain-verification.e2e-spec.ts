@@ -1,0 +1,417 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AfterAnswer } from '../src/users/after-answer';
+import { signUpOwner, type SignedUpOwner } from './support/factories';
+import { startDnsServer, type RunningDnsServer } from './support/dns-server';
+import {
+  finishAtService,
+  signInWithSso,
+  startOidcProvider,
+  walkThroughProvider,
+  type RunningOidcProvider,
+} from './support/oidc-provider';
+import { SmtpSink } from './support/smtp-sink';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const DASHBOARD = 'http://dashboard.test';
+const REDIRECT = `${DASHBOARD}/sso/callback`;
+const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-0123456789' };
+const SSO_SESSION =
+  'You signed in with single sign-on, which acts only for the organisation that signed you in: sign in with your password to';
+
+interface DomainShown {
+  domain: string;
+  verifiedAt: string | null;
+  recordName: string;
+  recordValue: string;
+}
+
+describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §3)', () => {
+  let t: TestApp;
+  let op: RunningOidcProvider;
+  let dns: RunningDnsServer;
+  let sink: SmtpSink;
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+  const newDomain = (name = 'acme') => `${name}-${randomBytes(4).toString('hex')}.test`;
+
+  beforeAll(async () => {
+    sink = new SmtpSink();
+    await sink.start();
+    dns = await startDnsServer();
+    op = await startOidcProvider([{ ...CLIENT, redirect_uris: [REDIRECT] }]);
+    t = await startTestApp({
+      env: {
+        DASHBOARD_URL: DASHBOARD,
+        SSO_DNS_SERVERS: dns.address,
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Interlock <accounts@interlock.test>',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.app.get(AfterAnswer).settled();
+    await t?.close();
+    await op?.stop();
+    await dns?.stop();
+    await sink?.stop();
+  });
+
+  const as = (owner: SignedUpOwner, r: request.Test) =>
+    r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+
+  async function managerRoleOf(owner: SignedUpOwner): Promise<string> {
+    const roles = await as(owner, http().get('/api/roles'));
+    const role = (roles.body.roles as { id: string; name: string }[]).find(
+      (r) => r.name === 'Manager',
+    );
+    if (role === undefined) throw new Error('no Manager role');
+    return role.id;
+  }
+
+  /** An organisation that connects the test provider (which signs in any address) for `domains`. */
+  async function claim(domains: string[], organisationName = 'Evil Corp'): Promise<SignedUpOwner> {
+    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
+    const put = await as(owner, http().put('/api/organisation/sso')).send({
+      issuer: op.issuer,
+      clientId: CLIENT.client_id,
+      clientSecret: CLIENT.client_secret,
+      allowedDomains: domains,
+      defaultRoleId: await managerRoleOf(owner),
+    });
+    expect(put.status).toBe(200);
+    return owner;
+  }
+
+  const shown = async (owner: SignedUpOwner, domain: string): Promise<DomainShown> => {
+    const res = await as(owner, http().get('/api/organisation/sso'));
+    const found = (res.body.connection.domains as DomainShown[]).find((d) => d.domain === domain);
+    if (found === undefined) throw new Error(`${domain} is not shown`);
+    return found;
+  };
+  const verify = (owner: SignedUpOwner, domain: string) =>
+    as(owner, http().post('/api/organisation/sso/domains/verify')).send({ domain });
+  /** Publishes the organisation's record for `domain` and verifies it (200 expected). */
+  async function prove(owner: SignedUpOwner, domain: string): Promise<void> {
+    const record = await shown(owner, domain);
+    dns.publish(record.recordName, [record.recordValue]);
+    const res = await verify(owner, domain);
+    expect(res.status).toBe(200);
+  }
+
+  it("the attack: an organisation that merely names another's domain cannot sign in as that domain's existing account", async () => {
+    const d = newDomain('victim');
+    const alice = await signUpOwner(t.app.getHttpServer(), {
+      email: `alice@${d}`,
+      name: 'Alice',
+      organisationName: 'Victim Inc',
+    });
+    const own = newDomain('evil');
+    const evil = await claim([own, d]);
+    await prove(evil, own);
+    // It cannot prove the victim's domain: the victim's DNS holds no record of its token.
+    const refused = await verify(evil, d);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('DOMAIN_NOT_VERIFIED');
+
+    // The sign-in is not routed by an unproven domain: no flow starts.
+    const start = await http().post('/api/auth/sso').send({ email: alice.email });
+    expect(start.status).toBe(404);
+    expect(start.body).toMatchObject({
+      code: 'SSO_NOT_CONFIGURED',
+      message: `No organisation signs in addresses at ${d} with single sign-on: sign in with your password.`,
+    });
+
+    // A flow started for the attacker's own proven domain, answered by its provider with
+    // Alice's address (email_verified true): refused, nothing linked, no session.
+    const walk = await walkThroughProvider(
+      t.app.getHttpServer(),
+      REDIRECT,
+      `mallory@${own}`,
+      alice.email,
+    );
+    const finish = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    expect(finish.status).toBe(401);
+    expect(finish.body).toMatchObject({
+      code: 'SSO_SIGN_IN_FAILED',
+      message: `${alice.email} is at ${d}, which this organisation has not verified for single sign-on yet: ask your administrator.`,
+    });
+    expect(String(finish.headers['set-cookie'] ?? '')).not.toMatch(/(^|,\s*)session=[^;]/);
+    const identities = await db().query(`SELECT 1 FROM sso_identities WHERE user_id = $1`, [
+      alice.memberId,
+    ]);
+    expect(identities).toHaveLength(0);
+    const memberships = await db().query(
+      `SELECT 1 FROM memberships WHERE user_id = $1 AND organisation_id = $2`,
+      [alice.memberId, evil.organisationId],
+    );
+    expect(memberships).toHaveLength(0);
+  });
+
+  it('shows the TXT record to publish; refuses a missing record, another token and an unreachable resolver; verifies once (audited); one organisation per proven domain', async () => {
+    const d = newDomain();
+    const owner = await claim([d], 'Acme');
+    const record = await shown(owner, d);
+    expect(record).toEqual({
+      domain: d,
+      verifiedAt: null,
+      recordName: `_interlock-challenge.${d}`,
+      recordValue: expect.stringMatching(/^interlock-domain-verification=[0-9a-f]{32}$/),
+    });
+    const token = record.recordValue.slice('interlock-domain-verification='.length);
+
+    const missing = await verify(owner, d);
+    expect(missing.status).toBe(409);
+    expect(missing.body).toMatchObject({
+      code: 'DOMAIN_NOT_VERIFIED',
+      message: `No TXT record interlock-domain-verification=… was found at _interlock-challenge.${d}: publish interlock-domain-verification=${token} there, then verify again (DNS changes can take a while to show).`,
+    });
+    dns.publish(record.recordName, [
+      'v=spf1 -all',
+      'interlock-domain-verification=0123456789abcdef',
+    ]);
+    const mismatch = await verify(owner, d);
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body).toMatchObject({
+      code: 'DOMAIN_NOT_VERIFIED',
+      message: `The TXT record at _interlock-challenge.${d} holds another token: publish interlock-domain-verification=${token} there, then verify again.`,
+    });
+    dns.publish(record.recordName, ['v=spf1 -all', record.recordValue]);
+    dns.mode('servfail');
+    try {
+      const unreachable = await verify(owner, d);
+      expect(unreachable.status).toBe(503);
+      expect(unreachable.headers['retry-after']).toBe('30');
+      expect(unreachable.body).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: `Could not look up _interlock-challenge.${d}: the DNS resolver did not answer (ESERVFAIL). Try again shortly.`,
+      });
+    } finally {
+      dns.mode('ok');
+    }
+    expect((await shown(owner, d)).verifiedAt).toBeNull();
+    const notOurs = await verify(owner, newDomain());
+    expect(notOurs.status).toBe(404);
+
+    const verified = await verify(owner, d);
+    expect(verified.status).toBe(200);
+    expect(verified.body.connection.domains).toEqual([
+      { ...record, verifiedAt: expect.any(String) },
+    ]);
+    expect((await verify(owner, d)).status).toBe(200);
+    const audit = await db().query(
+      `SELECT summary, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'settings.sso_domain_verified'`,
+      [owner.organisationId],
+    );
+    expect(audit).toEqual([
+      {
+        summary: `${d} verified for single sign-on by Ada Lovelace`,
+        metadata: { domain: d, recordName: `_interlock-challenge.${d}` },
+      },
+    ]);
+
+    // Proven: nobody else can name it. Named before it was proven: nobody else can prove it.
+    const other = await signUpOwner(t.app.getHttpServer());
+    const taken = await as(other, http().put('/api/organisation/sso')).send({
+      issuer: op.issuer,
+      clientId: CLIENT.client_id,
+      clientSecret: CLIENT.client_secret,
+      allowedDomains: [d],
+      defaultRoleId: await managerRoleOf(other),
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe(
+      `${d} is signed in by another organisation's single sign-on already.`,
+    );
+    const e = newDomain();
+    const first = await claim([e], 'First');
+    const second = await claim([e], 'Second');
+    await prove(second, e);
+    const late = await verify(first, e);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({
+      code: 'CONFLICT',
+      message: `${e} is signed in by another organisation's single sign-on already.`,
+    });
+    // Changing the connection keeps a proven domain's proof and token.
+    const kept = await as(second, http().put('/api/organisation/sso')).send({
+      issuer: op.issuer,
+      clientId: CLIENT.client_id,
+      allowedDomains: [e, newDomain()],
+      defaultRoleId: await managerRoleOf(second),
+    });
+    expect(kept.status).toBe(200);
+    expect(
+      (kept.body.connection.domains as DomainShown[]).find((x) => x.domain === e)?.verifiedAt,
+    ).toEqual(expect.any(String));
+  });
+
+  it('refuses public email domains', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    for (const domain of ['gmail.com', 'outlook.com', 'proton.me', 'gmx.de', 'yahoo.co.uk']) {
+      const put = await as(owner, http().put('/api/organisation/sso')).send({
+        issuer: op.issuer,
+        clientId: CLIENT.client_id,
+        clientSecret: CLIENT.client_secret,
+        allowedDomains: [newDomain(), domain],
+        defaultRoleId: await managerRoleOf(owner),
+      });
+      expect(put.status).toBe(400);
+      expect(put.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: `${domain} is a public email domain: anyone can get an address there, so no organisation can sign it in with single sign-on.`,
+      });
+    }
+    expect((await as(owner, http().get('/api/organisation/sso'))).body.connection).toBeNull();
+  });
+
+  it('an unproven domain provisions nobody; once proven, the first sign-in provisions', async () => {
+    const own = newDomain();
+    const pending = newDomain();
+    const owner = await claim([own, pending], 'Acme');
+    await prove(owner, own);
+    const walk = await walkThroughProvider(
+      t.app.getHttpServer(),
+      REDIRECT,
+      `grace@${own}`,
+      `new@${pending}`,
+    );
+    const refused = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe(
+      `new@${pending} is at ${pending}, which this organisation has not verified for single sign-on yet: ask your administrator.`,
+    );
+    expect(await db().query(`SELECT 1 FROM users WHERE email = $1`, [`new@${pending}`])).toEqual(
+      [],
+    );
+    await prove(owner, pending);
+    const signedIn = await signInWithSso(t.app.getHttpServer(), REDIRECT, `new@${pending}`);
+    expect(signedIn.body.organisation.id).toBe(owner.organisationId);
+  });
+
+  it('links an existing account only when the same browser signed in with its password; tells the person by email', async () => {
+    const d = newDomain();
+    const owner = await claim([d], 'Acme');
+    await prove(owner, d);
+    const linus = await signUpOwner(t.app.getHttpServer(), {
+      email: `linus@${d}`,
+      name: 'Linus',
+      organisationName: 'Linus Inc',
+    });
+    const message = `An account with ${linus.email} exists already: to link it to single sign-on, sign in with its password in this browser first, then sign in with single sign-on again.`;
+
+    const bare = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
+    const refused = await finishAtService(t.app.getHttpServer(), bare.flow, bare.query);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'SSO_SIGN_IN_FAILED', message });
+    // Another person's password session is no proof.
+    const other = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
+    const foreign = await http()
+      .post('/api/auth/sso/callback')
+      .set('cookie', `${other.flow}; ${owner.cookie}`)
+      .send({ callbackQuery: other.query });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.message).toBe(message);
+    expect(
+      await db().query(`SELECT 1 FROM sso_identities WHERE user_id = $1`, [linus.memberId]),
+    ).toHaveLength(0);
+
+    const proven = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
+    const linked = await http()
+      .post('/api/auth/sso/callback')
+      .set('cookie', `${proven.flow}; ${linus.cookie}`)
+      .send({ callbackQuery: proven.query });
+    expect(linked.status).toBe(200);
+    expect(linked.body.user.id).toBe(linus.memberId);
+    const audit = await db().query(
+      `SELECT summary FROM audit_log_entries WHERE organisation_id = $1 AND action = 'member.sso_linked'`,
+      [owner.organisationId],
+    );
+    expect(audit).toEqual([{ summary: 'Linus signed in with single sign-on for the first time' }]);
+    await t.app.get(AfterAnswer).settled();
+    const subject = 'Your Interlock account now signs in with Acme’s single sign-on';
+    await sink.until(() => sink.withSubject(linus.email, subject).length === 1);
+    expect(sink.withSubject(linus.email, subject)[0]?.parsed.text).toContain(
+      `your Interlock account ${linus.email} was linked to the single sign-on of Acme (${op.issuer})`,
+    );
+    // Linked: later sign-ins need no password session.
+    const again = await signInWithSso(t.app.getHttpServer(), REDIRECT, linus.email);
+    expect(again.body.user.id).toBe(linus.memberId);
+  });
+
+  it('a single sign-on session does not change the account itself (email, password, two-factor, other sessions); it renames and signs itself out', async () => {
+    const d = newDomain();
+    const owner = await claim([d], 'Acme');
+    await prove(owner, d);
+    const { cookie, body } = await signInWithSso(t.app.getHttpServer(), REDIRECT, `hedy@${d}`);
+    const sessions = await http().get('/api/me/sessions').set('cookie', cookie);
+    expect(sessions.status).toBe(200);
+    const refusals: [request.Test, string][] = [
+      [
+        http()
+          .post('/api/me/email')
+          .send({ email: `x@${d}`, password: 'whatever-123' }),
+        'change your email address',
+      ],
+      [
+        http()
+          .post('/api/me/password')
+          .send({ currentPassword: 'whatever-123', newPassword: 'another password 123' }),
+        'change your password',
+      ],
+      [
+        http().post('/api/me/two-factor/setup').send({ password: 'whatever-123' }),
+        'change your two-factor sign-in',
+      ],
+      [
+        http().post('/api/me/two-factor/confirm').send({ code: '123456' }),
+        'change your two-factor sign-in',
+      ],
+      [
+        http()
+          .post('/api/me/two-factor/disable')
+          .send({ password: 'whatever-123', code: '123456' }),
+        'change your two-factor sign-in',
+      ],
+      [
+        http().post('/api/me/two-factor/recovery-codes').send({ password: 'whatever-123' }),
+        'change your two-factor sign-in',
+      ],
+      [http().post('/api/me/sessions/revoke-others'), 'end your other sign-in sessions'],
+    ];
+    for (const [req, what] of refusals) {
+      const res = await req.set('cookie', cookie);
+      expect([res.status, res.body.code, res.body.message]).toEqual([
+        403,
+        'FORBIDDEN',
+        `${SSO_SESSION} ${what}.`,
+      ]);
+    }
+    // Another session of the same person (a second single sign-on) is not ended from this one.
+    const second = await signInWithSso(t.app.getHttpServer(), REDIRECT, `hedy@${d}`);
+    const listed = await http().get('/api/me/sessions').set('cookie', second.cookie);
+    const others = (listed.body.sessions as { id: string; current: boolean }[]).filter(
+      (s) => !s.current,
+    );
+    expect(others.length).toBeGreaterThan(0);
+    const endOther = await http()
+      .delete(`/api/me/sessions/${others[0]?.id}`)
+      .set('cookie', second.cookie);
+    expect(endOther.status).toBe(403);
+    expect(endOther.body.message).toBe(`${SSO_SESSION} end your other sign-in sessions.`);
+
+    const renamed = await http().patch('/api/me').set('cookie', cookie).send({ name: 'Hedy L.' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.user).toMatchObject({ id: body.user.id, name: 'Hedy L.' });
+    const own = (sessions.body.sessions as { id: string; current: boolean }[]).find(
+      (s) => s.current,
+    );
+    const out = await http().delete(`/api/me/sessions/${own?.id}`).set('cookie', cookie);
+    expect(out.status).toBe(204);
+    expect((await http().get('/api/me').set('cookie', cookie)).status).toBe(401);
+    // A password session of the same kind of request works (the narrowing is the session's).
+    const mine = await http().post('/api/me/sessions/revoke-others').set('cookie', owner.cookie);
+    expect(mine.status).toBe(204);
+  });
+});

@@ -149,6 +149,78 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     expect(memberships).toHaveLength(0);
   });
 
+  it('a link made before domains were proven signs in only the account at a domain the organisation holds verified; links go when their domain or the connection does', async () => {
+    const victim = newDomain('victim');
+    const alice = await signUpOwner(t.app.getHttpServer(), {
+      email: `alice@${victim}`,
+      name: 'Alice',
+      organisationName: 'Victim Inc',
+    });
+    const own = newDomain('evil');
+    const evil = await claim([own]);
+    await prove(evil, own);
+    // Before the fix any sign-in linked at once: the attacker's subject is linked to Alice.
+    const mallory = `mallory@${own}`;
+    await db().query(
+      `INSERT INTO sso_identities (organisation_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4)`,
+      [evil.organisationId, op.issuer, mallory, alice.memberId],
+    );
+    const bob = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${own}`);
+    const linksOf = async (userId: string) =>
+      (
+        await db().query(
+          `SELECT 1 FROM sso_identities WHERE organisation_id = $1 AND user_id = $2`,
+          [evil.organisationId, userId],
+        )
+      ).length;
+    expect(await linksOf(bob.body.user.id)).toBe(1);
+
+    // The provider answers that subject with an address of the proven domain: refused.
+    const walk = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, mallory);
+    const finish = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    expect(finish.status).toBe(401);
+    expect(finish.body).toMatchObject({
+      code: 'SSO_SIGN_IN_FAILED',
+      message:
+        'This single sign-on identity is linked to an account whose address this organisation has not verified for single sign-on: ask your administrator.',
+    });
+    expect(String(finish.headers['set-cookie'] ?? '')).not.toMatch(/(^|,\s*)session=[^;]/);
+    expect(
+      await db().query(`SELECT 1 FROM memberships WHERE user_id = $1 AND organisation_id = $2`, [
+        alice.memberId,
+        evil.organisationId,
+      ]),
+    ).toHaveLength(0);
+    // A link whose account is at the proven domain still signs in.
+    const again = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${own}`);
+    expect(again.body.user.id).toBe(bob.body.user.id);
+
+    // Saving the domains forgets the links of accounts at no domain the organisation holds proven.
+    const later = newDomain('later');
+    const roleId = await managerRoleOf(evil);
+    const save = (allowedDomains: string[]) =>
+      as(evil, http().put('/api/organisation/sso')).send({
+        issuer: op.issuer,
+        clientId: CLIENT.client_id,
+        clientSecret: CLIENT.client_secret,
+        allowedDomains,
+        defaultRoleId: roleId,
+      });
+    expect((await save([own, later])).status).toBe(200);
+    expect(await linksOf(alice.memberId)).toBe(0);
+    expect(await linksOf(bob.body.user.id)).toBe(1);
+    // The proven domain leaves the list: its accounts' links go.
+    expect((await save([later])).status).toBe(200);
+    expect(await linksOf(bob.body.user.id)).toBe(0);
+    // Removing the connection forgets every link of the organisation.
+    await db().query(
+      `INSERT INTO sso_identities (organisation_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4)`,
+      [evil.organisationId, op.issuer, `bob@${own}`, bob.body.user.id],
+    );
+    expect((await as(evil, http().delete('/api/organisation/sso'))).status).toBe(204);
+    expect(await linksOf(bob.body.user.id)).toBe(0);
+  });
+
   it('shows the TXT record to publish; refuses a missing record, another token and an unreachable resolver; verifies once (audited); one organisation per proven domain', async () => {
     const d = newDomain();
     const owner = await claim([d], 'Acme');

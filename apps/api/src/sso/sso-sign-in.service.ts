@@ -47,6 +47,8 @@ export const SSO_MESSAGES = {
     `${email} is not at a domain this organisation signs in with single sign-on.`,
   domainUnverified: (email: string, domain: string) =>
     `${email} is at ${domain}, which this organisation has not verified for single sign-on yet: ask your administrator.`,
+  linkedElsewhere:
+    'This single sign-on identity is linked to an account whose address this organisation has not verified for single sign-on: ask your administrator.',
   linkNeedsPassword: (email: string) =>
     `An account with ${email} exists already: to link it to single sign-on, sign in with its password in this browser first, then sign in with single sign-on again.`,
   notConfigured: (domain: string) =>
@@ -239,7 +241,16 @@ export class SsoSignInService {
     const linked = await this.sso.userOfIdentity(tx, organisationId, claims.iss, claims.sub);
     if (linked !== undefined) {
       const user = await findUser(tx, linked);
-      if (user !== undefined) return { id: user.id, name: user.name };
+      if (user !== undefined) {
+        // A link signs in only an account at a domain this organisation holds proven now (a link
+        // made before domains were proven, or of an account that moved, proves nothing).
+        if (
+          user.email !== email &&
+          (await this.sso.organisationOfDomain(tx, domainOf(user.email) ?? '')) !== organisationId
+        )
+          throw failed(SSO_MESSAGES.linkedElsewhere);
+        return { id: user.id, name: user.name };
+      }
     }
     const existing = await findUserByEmail(tx, email);
     if (existing !== undefined && existing.id !== passwordUserId)

@@ -126,6 +126,7 @@ export class SsoRepository {
       `DELETE FROM sso_domains WHERE organisation_id = $1 AND domain <> ALL($2::text[])`,
       [organisationId, domains],
     );
+    await this.forgetUnheldLinks(tx, organisationId);
     await tx.query(
       `INSERT INTO sso_domains (domain, organisation_id, verification_token)
        SELECT d, $2, replace(gen_random_uuid()::text, '-', '') FROM unnest($1::text[]) AS d
@@ -214,9 +215,10 @@ export class SsoRepository {
     );
   }
 
-  /** Removes the organisation's provider and its domains; false when it had none. */
+  /** Removes the organisation's provider, its domains and its links; false when it had none. */
   async delete(tx: Queryable, organisationId: string): Promise<SsoConnectionRow | undefined> {
     await tx.query(`DELETE FROM sso_domains WHERE organisation_id = $1`, [organisationId]);
+    await this.forgetUnheldLinks(tx, organisationId);
     const [row] = await queryRows<SsoConnectionRow>(
       tx,
       `DELETE FROM sso_connections WHERE organisation_id = $1 RETURNING ${COLUMNS}`,
@@ -248,6 +250,21 @@ export class SsoRepository {
       [organisationId, issuer, subject],
     );
     return row?.user_id;
+  }
+
+  /**
+   * Forgets the organisation's links whose account's address is at no domain the organisation
+   * holds proven (the same rule as the migration that introduced proof, SPEC §8f).
+   */
+  async forgetUnheldLinks(tx: Queryable, organisationId: string): Promise<void> {
+    await tx.query(
+      `DELETE FROM sso_identities i USING users u
+        WHERE i.organisation_id = $1 AND u.id = i.user_id
+          AND NOT EXISTS (SELECT 1 FROM sso_domains d
+                           WHERE d.organisation_id = i.organisation_id AND d.verified_at IS NOT NULL
+                             AND d.domain = lower(substring(u.email from '@([^@]*)$')))`,
+      [organisationId],
+    );
   }
 
   /** Links a provider's subject to a user; false when it was linked already (a concurrent first sign-in). */

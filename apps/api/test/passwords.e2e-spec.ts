@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { hashPassword } from '../src/auth/password.util';
 import { PasswordsService } from '../src/users/passwords.service';
+import { totpCode } from '../src/users/totp.util';
 import {
   builtInRoleIds,
   joinWithAccount,
@@ -56,6 +57,66 @@ describe('passwords (SPEC §8f, issue 33): reset by email, change, hashing', () 
       [organisationId, userId],
     ) as Promise<Record<string, unknown>[]>;
   }
+
+  it("a reset proves an unverified address: it retires every pending link and removes a two-factor set up before (a squatter's), audited", async () => {
+    // A squatter made the account with its own password (never proving the address), turned on
+    // two-factor and asked to move the account to its own address.
+    const alice = await signUpOwner(t.app.getHttpServer(), { name: 'Alice' });
+    const setup = await http()
+      .post('/api/me/two-factor/setup')
+      .set('cookie', alice.cookie)
+      .send({ password: alice.password });
+    expect(setup.status).toBe(200);
+    const on = await http()
+      .post('/api/me/two-factor/confirm')
+      .set('cookie', alice.cookie)
+      .send({ code: totpCode(setup.body.secret, Date.now()) });
+    expect(on.status).toBe(200);
+    const moved = await http()
+      .post('/api/me/email')
+      .set('cookie', alice.cookie)
+      .send({ email: `squatter-${alice.memberId}@example.org`, password: alice.password });
+    expect(moved.status).toBe(202);
+    await settled();
+    const pending = () =>
+      db().query(
+        `SELECT purpose FROM account_tokens WHERE user_id = $1 AND used_at IS NULL ORDER BY purpose`,
+        [alice.memberId],
+      );
+    expect(await pending()).toEqual([{ purpose: 'email_change' }]);
+
+    // The real owner resets the password from the mailbox.
+    const token = await askReset(alice.email, 1);
+    const confirmed = await http()
+      .post('/api/auth/password-reset/confirm')
+      .send({ token, password: 'the real owner passphrase' });
+    expect(confirmed.status).toBe(204);
+    expect(await pending()).toEqual([]);
+    const signedIn = await signIn(alice.email, 'the real owner passphrase');
+    expect(signedIn.status).toBe(200);
+    expect(
+      await db().query(`SELECT 1 FROM user_two_factor WHERE user_id = $1`, [alice.memberId]),
+    ).toEqual([]);
+    expect(
+      await db().query(`SELECT 1 FROM user_recovery_codes WHERE user_id = $1`, [alice.memberId]),
+    ).toEqual([]);
+    const [user] = await db().query(`SELECT email_verified_at FROM users WHERE id = $1`, [
+      alice.memberId,
+    ]);
+    expect(user.email_verified_at).not.toBeNull();
+    const audit = await db().query(
+      `SELECT action, metadata FROM audit_log_entries
+        WHERE organisation_id = $1 AND target_id = $2
+          AND action IN ('member.two_factor_disabled', 'member.email_verified')
+        ORDER BY seq`,
+      [alice.organisationId, alice.memberId],
+    );
+    expect(audit).toEqual([
+      { action: 'member.email_verified', metadata: { email: alice.email, via: 'password_reset' } },
+      { action: 'member.two_factor_disabled', metadata: { method: 'totp', via: 'password_reset' } },
+    ]);
+    await settled();
+  });
 
   it('resets by an emailed single-use link: every session ends, the old password stops working, audited in every organisation', async () => {
     const ada = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });

@@ -105,6 +105,15 @@ export class AccountTokensRepository {
   }
 
   /** Retires every unused token of a user for a purpose (a new password makes older links moot). */
+  /** Retires every unused token of the person's but those for `keep`. */
+  async retireAllBut(db: Queryable, userId: string, keep: AccountTokenPurpose): Promise<void> {
+    await db.query(
+      `UPDATE account_tokens SET used_at = now()
+        WHERE user_id = $1 AND purpose <> $2 AND used_at IS NULL`,
+      [userId, keep],
+    );
+  }
+
   async retireAll(db: Queryable, userId: string, purpose: AccountTokenPurpose): Promise<void> {
     await db.query(
       `UPDATE account_tokens SET used_at = now()

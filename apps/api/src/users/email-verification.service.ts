@@ -21,21 +21,23 @@ export const VERIFY_TO_JOIN =
 
 /**
  * A used link proved the person's current address: it is verified, audited in each of their
- * organisations (`member.email_verified`), unless it already was.
+ * organisations (`member.email_verified`), unless it already was; whether it was unproven until now.
  */
 export async function recordEmailProven(
   tx: Queryable,
   user: { id: string; name: string; email: string },
   via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link',
   ip: string | null,
-): Promise<void> {
-  if (await markEmailVerified(tx, user.id, user.email))
+): Promise<boolean> {
+  const proven = await markEmailVerified(tx, user.id, user.email);
+  if (proven)
     await auditAccountEvent(
       tx,
       user,
       { action: 'member.email_verified', metadata: { email: user.email, via } },
       ip,
     );
+  return proven;
 }
 
 /**

@@ -18,6 +18,7 @@ import { AccountTokensRepository } from './account-tokens.repository';
 import { AccountLinks } from './account-links';
 import { AfterAnswer } from './after-answer';
 import { recordEmailProven } from './email-verification.service';
+import { TwoFactorRepository } from './two-factor.repository';
 import {
   findUserByEmail,
   findUserWithPassword,
@@ -48,6 +49,7 @@ export class PasswordsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly tokens: AccountTokensRepository,
+    private readonly twoFactor: TwoFactorRepository,
     private readonly signIns: SignInSessionService,
     private readonly limiter: AuthAttemptLimiter,
     private readonly links: AccountLinks,
@@ -78,7 +80,22 @@ export class PasswordsService {
       if (user === undefined) throw new DomainError('INVALID_TOKEN', RESET_LINK_INVALID);
       await replacePasswordHash(tx, user.id, passwordHash);
       // The link reached this address: it is proven (SPEC §8f).
-      await recordEmailProven(tx, user, 'password_reset', ip);
+      const proven = await recordEmailProven(tx, user, 'password_reset', ip);
+      // Two-factor set up while the address was unproven was not necessarily the owner's (an
+      // account squatted through an invitation): the mailbox's owner gets the account without it.
+      if (proven && (await this.twoFactor.remove(tx, user.id)))
+        await auditAccountEvent(
+          tx,
+          user,
+          {
+            action: 'member.two_factor_disabled',
+            metadata: { method: 'totp', via: 'password_reset' },
+          },
+          ip,
+        );
+      // Links asked for before (an email change, a verification) were not necessarily the
+      // owner's; an undo link sent to a former address stays (it belongs to that mailbox).
+      await this.tokens.retireAllBut(tx, user.id, 'email_revert');
       await this.afterNewPassword(tx, user, 'reset', null, ip);
       return user;
     });

@@ -8,7 +8,7 @@ import { runServiceToExit, startServiceProcess } from './support/service-process
 describe('the embedded database', () => {
   // Each start boots Postgres in WebAssembly and applies every migration: seconds alone, but
   // well over a minute on a loaded machine. A functional bound, not a performance one.
-  jest.setTimeout(240_000);
+  jest.setTimeout(480_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'interlock-embedded-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

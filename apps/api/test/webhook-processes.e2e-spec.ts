@@ -142,7 +142,7 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
   it('two processes deliver 1,000 events to one receiver: each webhook-id exactly once', async () => {
     const org = await organisation(a.baseUrl, receiver.url);
     await openInterrupts([a.baseUrl, b.baseUrl], org.key, 1000);
-    await untilAllSucceeded(db, 1000, 120_000);
+    await untilAllSucceeded(db, 1000, 300_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const perId = new Map<string, number>();
@@ -159,7 +159,9 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
     expect(attemptsLogged(a)).toBeGreaterThan(0);
     expect(attemptsLogged(b)).toBeGreaterThan(0);
     expect(attemptsLogged(a) + attemptsLogged(b)).toBeGreaterThanOrEqual(1000);
-  }, 180_000);
+    // Functional bounds, not performance ones: opening 1,000 interrupts and delivering them took
+    // more than 180 s beside the browser suite in a fresh-clone CI run (load ~15 on 2 cores).
+  }, 420_000);
 });
 
 describe('webhook delivery when a process is killed mid-delivery', () => {

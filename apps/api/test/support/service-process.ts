@@ -125,7 +125,9 @@ export function runServiceToExit(
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    // A bound for a process that should exit by itself: in a fresh-clone CI run beside the browser
+    // suite, a service printed nothing at all in 30 s (Node and the bundle still loading).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, output });

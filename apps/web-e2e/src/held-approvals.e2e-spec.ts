@@ -43,28 +43,39 @@ async function expectApproved(agent: Interlock, ids: string[]): Promise<void> {
       .toEqual(['approve', 'approve']);
 }
 
+/**
+ * Two two-action interrupts opened by the owner's agent, bulk-approved in the owner's inbox and
+ * held there inside the undo window: nothing is sent yet.
+ */
+async function heldApprovalsOfTwo(
+  pageFor: (member: Member) => Promise<Page>,
+  owner: Member,
+  label: string,
+) {
+  const agent = await agentFor(owner);
+  const word = unique(label.toLowerCase()).replace('-', '');
+  const ids: string[] = [];
+  for (const n of [1, 2])
+    ids.push(
+      (
+        await agent.interrupts.create({
+          title: `${label} ${word} ${n}`,
+          actionRequests: [
+            { name: 'pay', args: { n } },
+            { name: 'notify', args: { n } },
+          ],
+        })
+      ).id,
+    );
+  const page = await pageFor(owner);
+  await holdBulkApproval(page, word, 2);
+  for (const id of ids) expect((await agent.interrupts.get(id)).decisions).toEqual([]);
+  return { agent, ids, page };
+}
+
 test.describe('Held approvals when the page goes away', () => {
   test('closing the tab inside the undo window sends what was held', async ({ pageFor, owner }) => {
-    const agent = await agentFor(owner);
-    const word = unique('close').replace('-', '');
-    const ids: string[] = [];
-    for (const n of [1, 2])
-      ids.push(
-        (
-          await agent.interrupts.create({
-            title: `Close ${word} ${n}`,
-            actionRequests: [
-              { name: 'pay', args: { n } },
-              { name: 'notify', args: { n } },
-            ],
-          })
-        ).id,
-      );
-    const page = await pageFor(owner);
-    await holdBulkApproval(page, word, 2);
-    // Nothing was sent yet: the approval is only held.
-    for (const id of ids) expect((await agent.interrupts.get(id)).decisions).toEqual([]);
-
+    const { agent, ids, page } = await heldApprovalsOfTwo(pageFor, owner, 'Close');
     await page.close();
     await expectApproved(agent, ids);
   });
@@ -73,25 +84,7 @@ test.describe('Held approvals when the page goes away', () => {
     pageFor,
     owner,
   }) => {
-    const agent = await agentFor(owner);
-    const word = unique('leave').replace('-', '');
-    const ids: string[] = [];
-    for (const n of [1, 2])
-      ids.push(
-        (
-          await agent.interrupts.create({
-            title: `Leave ${word} ${n}`,
-            actionRequests: [
-              { name: 'pay', args: { n } },
-              { name: 'notify', args: { n } },
-            ],
-          })
-        ).id,
-      );
-    const page = await pageFor(owner);
-    await holdBulkApproval(page, word, 2);
-    for (const id of ids) expect((await agent.interrupts.get(id)).decisions).toEqual([]);
-
+    const { agent, ids, page } = await heldApprovalsOfTwo(pageFor, owner, 'Leave');
     await page.goto('about:blank');
     await expectApproved(agent, ids);
   });

@@ -28,7 +28,8 @@ describe('Postgres stopping under concurrent creates', () => {
       databaseUrl: viaProxy.toString(),
       // The mixed load starts sessions for as long as it runs: the plan's active-session quota
       // (SPEC §8) is not what this test is about, and its 402 would count as a wrong answer.
-      env: { PLAN_PRO_ACTIVE_SESSIONS: '1000000' },
+      // The production wait for a connection: what an outage answers within is part of the test.
+      env: { PLAN_PRO_ACTIVE_SESSIONS: '1000000', DATABASE_CONNECT_TIMEOUT: '5s' },
     });
     admin = new Client({ connectionString: adminDatabaseUrl() });
     await admin.connect();

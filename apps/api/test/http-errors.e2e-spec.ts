@@ -460,7 +460,11 @@ describe('a lost database', () => {
     await proxy.start();
     const viaProxy = new URL(db.url);
     viaProxy.port = String(proxy.port);
-    t = await startTestApp({ databaseUrl: viaProxy.toString() });
+    // The production wait for a connection: the 503 below is what it ends in.
+    t = await startTestApp({
+      databaseUrl: viaProxy.toString(),
+      env: { DATABASE_CONNECT_TIMEOUT: '5s' },
+    });
   });
   afterAll(async () => {
     proxy.restore();

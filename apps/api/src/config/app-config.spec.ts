@@ -228,6 +228,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
   });
 
+  it('waits DATABASE_CONNECT_TIMEOUT for a database connection (default 5 s); a bad value is a config error', () => {
+    expect(loadConfig({}).databaseConnectTimeoutMs).toBe(5_000);
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT: '1m' }).databaseConnectTimeoutMs).toBe(60_000);
+    for (const bad of ['soon', '50ms', '2d'])
+      expect(problemsOf({ DATABASE_CONNECT_TIMEOUT: bad })).toEqual([
+        `DATABASE_CONNECT_TIMEOUT must be a duration such as 500ms, 10s, 5m, 2h or 5d, from 100 ms to 1 days (got "${bad}")`,
+      ]);
+  });
+
   it('looks single sign-on domain proofs up at SSO_DNS_SERVERS, or the system resolvers; a bad entry is a config error (SPEC §8f)', () => {
     expect(loadConfig({}).sso).toEqual({ dnsServers: [], dnsTimeoutMs: 2_000 });
     expect(

@@ -28,6 +28,11 @@ export interface AppConfig {
    */
   readonly databaseDirectUrl: string | undefined;
   /**
+   * How long a query waits for a database connection — a new one, or a free one of the pool's —
+   * before it fails (the request answers 503): `DATABASE_CONNECT_TIMEOUT`, default 5 s.
+   */
+  readonly databaseConnectTimeoutMs: number;
+  /**
    * The role that owns the schema, for migrations only (issue 34 item 12): when set, the service
    * migrates through it and then grants `databaseUrl`'s role what the service does — every table
    * read and written, the audit log's only read and appended — so the role the service runs as
@@ -575,6 +580,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
+    databaseConnectTimeoutMs: duration('DATABASE_CONNECT_TIMEOUT', '5s', 100, 86_400_000),
     databaseMigrationUrl,
     dataDir,
     webDir,

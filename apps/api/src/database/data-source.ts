@@ -9,6 +9,12 @@ export interface DataSourceSettings {
   poolSize: number;
   /** What `pg_stat_activity` shows for these connections. */
   applicationName?: string;
+  /**
+   * How long a query waits for a connection (a new one, or a free one of the pool's) before it
+   * fails, so that requests answer 503 instead of hanging when the database is gone
+   * (`DATABASE_CONNECT_TIMEOUT`, default 5 s).
+   */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -19,6 +25,7 @@ export function createDataSource({
   url,
   poolSize,
   applicationName = 'interlock-api',
+  connectTimeoutMs = 5_000,
 }: DataSourceSettings): DataSource {
   return new DataSource({
     type: 'postgres',
@@ -34,8 +41,7 @@ export function createDataSource({
     logging: false,
     poolSize,
     extra: {
-      // Fail fast when the database is gone, so requests answer 503 instead of hanging.
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: connectTimeoutMs,
       idleTimeoutMillis: 30_000,
       application_name: applicationName,
     },

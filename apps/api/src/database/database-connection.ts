@@ -33,10 +33,10 @@ export class DatabaseConnection {
    * A statement on the control connections: two of their own on `DATABASE_URL`, beside the pool,
    * for the instance's own upkeep — the notification bus's heartbeat and the readiness probe, each
    * at most one statement at a time, so neither ever waits for a connection. The pool's 10
-   * connections are what requests queue for (5 s, then 503): a herd of waits ending together may
-   * hold them all for a moment, and a heartbeat queued behind it would make the listener look deaf
-   * (a reconnect, every wait woken) and the instance unready. The embedded database has one
-   * session: the pool's.
+   * connections are what requests queue for (`DATABASE_CONNECT_TIMEOUT`, then 503): a herd of
+   * waits ending together may hold them all for a moment, and a heartbeat queued behind it would
+   * make the listener look deaf (a reconnect, every wait woken) and the instance unready. The
+   * embedded database has one session: the pool's.
    */
   async controlQuery<T = unknown>(sql: string, params: unknown[] = []): Promise<T[]> {
     if (this.control === undefined) return this.dataSource.query(sql, params);
@@ -56,16 +56,29 @@ export class DatabaseConnection {
       config.databaseUrl === undefined ? await EmbeddedPostgres.start(config.dataDir) : undefined;
     const url = embedded === undefined ? (config.databaseUrl as string) : embedded.url;
     const directUrl = embedded === undefined ? (config.databaseDirectUrl ?? url) : url;
-    const dataSource = createDataSource({ url, poolSize: embedded === undefined ? 10 : 1 });
+    const connectTimeoutMs = config.databaseConnectTimeoutMs;
+    const dataSource = createDataSource({
+      url,
+      poolSize: embedded === undefined ? 10 : 1,
+      connectTimeoutMs,
+    });
     try {
       if (options.migrate !== false && embedded === undefined) {
         const migrationUrl = config.databaseMigrationUrl;
-        await withDirectDataSource(migrationUrl ?? directUrl, async (direct) => {
-          await migrateUnderLock(direct, log);
-          // Two roles (README: Security notes): the schema's owner migrates, the service's role owns nothing.
-          if (migrationUrl !== undefined)
-            await grantServiceRoleUnderLock(direct, decodeURIComponent(new URL(url).username), log);
-        });
+        await withDirectDataSource(
+          migrationUrl ?? directUrl,
+          async (direct) => {
+            await migrateUnderLock(direct, log);
+            // Two roles (README: Security notes): the schema's owner migrates, the service's role owns nothing.
+            if (migrationUrl !== undefined)
+              await grantServiceRoleUnderLock(
+                direct,
+                decodeURIComponent(new URL(url).username),
+                log,
+              );
+          },
+          connectTimeoutMs,
+        );
       }
       await dataSource.initialize();
       guardNewConnections(dataSource);
@@ -77,7 +90,7 @@ export class DatabaseConnection {
           ? new Pool({
               connectionString: url,
               max: 2,
-              connectionTimeoutMillis: 5_000,
+              connectionTimeoutMillis: connectTimeoutMs,
               idleTimeoutMillis: 30_000,
               // A statement that never answers (a half-open connection) must not stop the beats.
               query_timeout: 10_000,
@@ -119,11 +132,13 @@ export class DatabaseConnection {
 async function withDirectDataSource<T>(
   directUrl: string,
   fn: (direct: DataSource) => Promise<T>,
+  connectTimeoutMs?: number,
 ): Promise<T> {
   const direct = createDataSource({
     url: directUrl,
     poolSize: 1,
     applicationName: 'interlock-migrate',
+    connectTimeoutMs,
   });
   await direct.initialize();
   try {

@@ -46,6 +46,10 @@ export async function startTestApp(
     // Factories sign people up and invite them without opening verification links: the
     // requirement (SPEC §8f) is the email-verification tests' own.
     EMAIL_VERIFICATION: 'optional',
+    // A functional bound, not the production 5 s: on a loaded CI a Jest worker's event loop can
+    // stall past 5 s while a file boots (the timer then fires before the socket is read), and 100
+    // requests sharing one pool wait their turn longer. The outage tests set the real 5 s.
+    DATABASE_CONNECT_TIMEOUT: '60s',
     // The suite runs on either adapter (Fastify by default): HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs
     ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     ...options.env,

@@ -11,6 +11,8 @@ module.exports = {
   // 2-core machine that took more than 60 s (tenancy-reads). Conditions are awaited with waitFor.
   testTimeout: 180_000,
   maxWorkers: 2,
+  // Modules compiled once per run, not once per file: V8's code cache (tools/jest/code-cache-runtime.cjs).
+  runtime: '<rootDir>/../../tools/jest/code-cache-runtime.cjs',
   globalSetup: '<rootDir>/test/support/template-database.cjs',
   globalTeardown: '<rootDir>/test/support/template-database-teardown.cjs',
 };

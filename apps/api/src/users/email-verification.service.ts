@@ -37,7 +37,8 @@ const WAITS_FOR_VERIFICATION = {
 export async function recordEmailProven(
   tx: Queryable,
   user: { id: string; name: string; email: string },
-  via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link',
+  via:
+    'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link' | 'single_sign_on',
   ip: string | null,
 ): Promise<boolean> {
   const proven = await markEmailVerified(tx, user.id, user.email);

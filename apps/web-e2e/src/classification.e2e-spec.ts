@@ -142,11 +142,26 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
   await expect(
     argus.getByRole('link', { name: 'The rule that matched: Small refunds from billing' }),
   ).toHaveAttribute('href', `/settings/classification/${ruleId}`);
-  // And the inbox row says argus answered it.
+  // And the inbox row says argus answered it; by keyboard, the badge names the rule (its
+  // accessible name and its tooltip on focus) and leads to the page's "What argus did".
   await page.goto('/inbox?tab=answered');
+  const row = page.getByRole('row', { name: /Refund order 4/ });
+  await expect(row.getByText('argus approved 1')).toBeVisible();
+  await row.getByRole('link', { name: 'Refund order 4' }).focus();
+  await page.keyboard.press('Tab');
+  const badge = row.getByRole('link', {
+    name: 'argus approved 1: Approved refund by rule Small refunds from billing',
+  });
+  await expect(badge).toBeFocused();
   await expect(
-    page.getByRole('row', { name: /Refund order 4/ }).getByText('argus approved 1'),
+    page.getByRole('tooltip').getByText('Approved refund by rule Small refunds from billing'),
   ).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/interrupts/${third.id}#argus$`));
+  await expect(argus.locator('[data-argus-receipt]')).toHaveText([
+    'Rule Small refunds from billing enforce approved it.',
+  ]);
+  await expect(argus).toBeInViewport();
 });
 
 // Issue 29 §2: "Always allow this" on the decision card approves the action and creates a narrow

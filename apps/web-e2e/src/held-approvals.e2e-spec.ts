@@ -88,4 +88,32 @@ test.describe('Held approvals when the page goes away', () => {
     await page.goto('about:blank');
     await expectApproved(agent, ids);
   });
+
+  // A phone switching apps hides the page and may discard it without `pagehide`.
+  test('hiding the page inside the undo window sends what was held, once', async ({
+    pageFor,
+    owner,
+  }) => {
+    const { agent, ids, page } = await heldApprovalsOfTwo(pageFor, owner, 'Hide');
+    const decides: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/decisions')) decides.push(r.url());
+    });
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => 'hidden',
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await expectApproved(agent, ids);
+    // Then the page goes away too: nothing is sent a second time.
+    await page.evaluate(async () => {
+      window.dispatchEvent(new Event('pagehide'));
+      // A request after it: any second sending would have gone out before this answers.
+      await fetch('/api/auth/session');
+    });
+    await page.close();
+    expect(decides).toHaveLength(4);
+  });
 });

@@ -8,8 +8,10 @@ import { invalidateInterrupt, undecidedActions } from './interrupts.queries';
  * browser for `UNDO_SECONDS` and only then sent. Undo within the window sends nothing, so the
  * agent never sees a decision that was taken back and the audit log records exactly the
  * decisions that were made — no retraction entries, no server-side grace period. If the page
- * is closed or reloaded inside the window, what is held is sent at once (`keepalive`
- * requests on `pagehide`): closing the tab does not silently undo.
+ * is closed, reloaded or hidden inside the window, what is held is sent at once (`keepalive`
+ * requests on `pagehide`, and on `visibilitychange` to hidden: a phone switching apps never
+ * fires `pagehide` and may discard the page unseen): closing the tab does not silently undo.
+ * A hold is sent once: the first of these marks it `sending`, the others pass it by.
  */
 export const UNDO_SECONDS = 5;
 
@@ -35,6 +37,8 @@ let held: HeldApproval[] = [];
 let nextKey = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 const callbacks = new Map<number, HoldCallbacks>();
+/** Each hold's query client, to refresh the lists once a hold sent early (page hidden) is done. */
+const clients = new Map<number, QueryClient>();
 const listeners = new Set<() => void>();
 let hiddenIds: ReadonlySet<string> = new Set();
 
@@ -94,6 +98,7 @@ async function send(
   if (queryClient !== null) await invalidateInterrupt(queryClient);
   const done = callbacks.get(key);
   callbacks.delete(key);
+  clients.delete(key);
   publish(held.filter((h) => h.key !== key));
   if (failures.length === 0) done?.onSent(approved);
   else done?.onFailed(failures, approved);
@@ -107,6 +112,7 @@ export function holdApproval(
 ): number {
   const key = nextKey++;
   callbacks.set(key, on);
+  clients.set(key, queryClient);
   publish([...held, { key, interrupts, state: 'held' }]);
   timers.set(
     key,
@@ -122,6 +128,7 @@ export function undoApproval(key: number): HeldApproval | undefined {
   clearTimeout(timers.get(key));
   timers.delete(key);
   callbacks.delete(key);
+  clients.delete(key);
   publish(held.filter((h) => h.key !== key));
   return hold;
 }
@@ -136,8 +143,14 @@ export function useHeldInterruptIds(): ReadonlySet<string> {
   return useSyncExternalStore(subscribe, () => hiddenIds);
 }
 
+/** Sends every hold still inside its window, at once, as requests that outlive the page. */
+function sendAllNow(): void {
+  for (const h of held) if (h.state === 'held') void send(h.key, clients.get(h.key) ?? null, true);
+}
+
 if (typeof window !== 'undefined') {
-  window.addEventListener('pagehide', () => {
-    for (const h of held) if (h.state === 'held') void send(h.key, null, true);
+  window.addEventListener('pagehide', sendAllNow);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') sendAllNow();
   });
 }

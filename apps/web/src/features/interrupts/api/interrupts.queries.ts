@@ -26,6 +26,7 @@ import {
   queryOptions,
   useInfiniteQuery,
   useMutation,
+  useQueries,
   useQuery,
   useQueryClient,
   type QueryClient,
@@ -311,13 +312,28 @@ export async function nextOpenInterrupt(
  */
 export function useRuleName(ruleId: string | undefined): string | undefined {
   const canRead = useCan('classification.read');
-  const rule = useQuery({
-    queryKey: ['classification', 'rule', ruleId ?? ''],
-    queryFn: () => call(getClassificationRule({ path: { id: ruleId ?? '' } })),
-    enabled: canRead && ruleId !== undefined,
+  const rule = useQuery(ruleQuery(ruleId ?? '', canRead && ruleId !== undefined));
+  return ruleId === undefined ? undefined : rule.data?.name;
+}
+
+/** One rule, read by its id, under the key Settings → Classification caches it by. */
+const ruleQuery = (id: string, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['classification', 'rule', id],
+    queryFn: () => call(getClassificationRule({ path: { id } })),
+    enabled,
     staleTime: 60_000,
   });
-  return ruleId === undefined ? undefined : rule.data?.name;
+
+/** `useRuleName` for several rules at once (an inbox row names every rule that decided in it). */
+export function useRuleNames(ruleIds: readonly string[]): (string | undefined)[] {
+  const canRead = useCan('classification.read');
+  const unique = [...new Set(ruleIds)];
+  const names = useQueries({
+    queries: unique.map((id) => ruleQuery(id, canRead)),
+    combine: (results) => results.map((r) => r.data?.name),
+  });
+  return ruleIds.map((id) => names[unique.indexOf(id)]);
 }
 
 /**

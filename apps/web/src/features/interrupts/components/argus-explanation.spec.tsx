@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { aHistoryEntry, anAction, anInterrupt, aRule, aSignInSession } from '@/test/fixtures';
@@ -247,7 +247,7 @@ describe('ArgusExplanation', () => {
 });
 
 describe('ArgusRowBadge', () => {
-  it('says what argus decided in the row, and names the rules on hover', async () => {
+  it('says what argus decided in the row, and names the rules on hover, on focus and in its name', async () => {
     signedInReader();
     const byArgus = (actionName: string, decision: 'approve' | 'reject') => ({
       id: `d-${actionName}`,
@@ -275,6 +275,19 @@ describe('ArgusRowBadge', () => {
     await userEvent.hover(badge);
     expect(await screen.findByText('Approved refund by rule Small refunds')).toBeInTheDocument();
     expect(screen.getByText('Rejected wipe by rule Small refunds')).toBeInTheDocument();
+    await userEvent.unhover(badge);
+    await waitFor(() =>
+      expect(screen.queryByText('Rejected wipe by rule Small refunds')).toBeNull(),
+    );
+
+    // By keyboard: the badge is a link to the page's "What argus did", named with the rules.
+    await userEvent.tab();
+    const link = screen.getByRole('link', {
+      name: 'argus approved 2, rejected 1, escalated: Approved refund by rule Small refunds; Approved notify by rule Small refunds; Rejected wipe by rule Small refunds; Escalated by an enforced route rule',
+    });
+    expect(link).toHaveFocus();
+    expect(link).toHaveAttribute('href', `/interrupts/${anInterrupt().id}#argus`);
+    expect(await screen.findByText('Rejected wipe by rule Small refunds')).toBeVisible();
   });
 
   it('is absent when argus had no part', () => {

@@ -1,10 +1,10 @@
 import type { InterruptHistoryEntry, InterruptResponse } from '@interlock/api-client';
 import type { ClassificationReceipt } from '@interlock/domain';
 import { Anchor, Badge, Code, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link, useLocation } from 'react-router';
 import { ARGUS_IN_WORDS } from '@/shared/utils/argus-in-words';
-import { useRuleName } from '../api/interrupts.queries';
+import { useRuleName, useRuleNames } from '../api/interrupts.queries';
 
 /** The escalation reason argus writes when an enforced route escalates (SPEC §8d). */
 const ARGUS_ESCALATION_REASON = 'Escalated by a classification rule';
@@ -233,8 +233,22 @@ export function ArgusExplanation({
 }
 
 function ArgusPaper({ children }: { children: ReactNode }) {
+  // Reached from an inbox row's argus badge (`#argus`): the section arrives after the interrupt
+  // loads, so the browser's own jump to the fragment has already missed it.
+  const { hash } = useLocation();
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (hash === '#argus') section.current?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="argus-heading" id="argus">
+    <Paper
+      withBorder
+      p="md"
+      component="section"
+      aria-labelledby="argus-heading"
+      id="argus"
+      ref={section}
+    >
       <Stack gap="xs">
         <Title order={2} size="h5" id="argus-heading">
           What argus did
@@ -249,20 +263,22 @@ function ArgusPaper({ children }: { children: ReactNode }) {
 }
 
 /**
- * In an inbox row: what argus decided or how it routed the interrupt, as a badge whose tooltip
- * names the rules (the interrupt page has the whole receipt). Nothing when argus had no part the
- * record shows.
+ * In an inbox row: what argus decided or how it routed the interrupt, as a badge that links to the
+ * interrupt page's "What argus did" (every rule that matched). The rules that decided are in the
+ * link's accessible name and in a tooltip shown on hover and on keyboard focus, so keyboard, touch
+ * (the link) and screen-reader users reach them too. Nothing when argus had no part the record shows.
  */
 export function ArgusRowBadge({
   interrupt,
 }: {
-  interrupt: Pick<InterruptResponse, 'decisions' | 'escalationReason'>;
+  interrupt: Pick<InterruptResponse, 'id' | 'decisions' | 'escalationReason'>;
 }) {
   const decided = interrupt.decisions.flatMap((d) =>
     d.decidedBy.type === 'argus'
       ? [{ action: d.actionName, decision: d.decision, ruleId: d.decidedBy.ruleId }]
       : [],
   );
+  const names = useRuleNames(decided.map((d) => d.ruleId));
   const escalated = interrupt.escalationReason === ARGUS_ESCALATION_REASON;
   if (decided.length === 0 && !escalated) return null;
   const approved = decided.filter((d) => d.decision === 'approve').length;
@@ -273,43 +289,44 @@ export function ArgusRowBadge({
     escalated && 'escalated',
   ].filter(Boolean);
   const label = `argus ${parts.join(', ')}`;
+  const lines = [
+    ...decided.map(
+      (d, i) =>
+        `${d.decision === 'approve' ? 'Approved' : 'Rejected'} ${d.action} by rule ${names[i] ?? d.ruleId.slice(0, 8)}`,
+    ),
+    ...(escalated ? ['Escalated by an enforced route rule'] : []),
+  ];
   return (
     <Tooltip
       multiline
       w={320}
+      events={{ hover: true, focus: true, touch: false }}
       label={
         <Stack gap={2}>
-          {decided.map((d) => (
-            <RowDecision key={d.action} {...d} />
+          {lines.map((line, i) => (
+            <Text size="xs" key={i}>
+              {line}
+            </Text>
           ))}
-          {escalated && <Text size="xs">Escalated by an enforced route rule.</Text>}
           <Text size="xs" c="dimmed">
             The interrupt’s page shows every rule that matched.
           </Text>
         </Stack>
       }
     >
-      <Badge variant="light" color="violet" tt="none" miw="max-content" data-argus-row="">
+      <Badge
+        component={Link}
+        to={`/interrupts/${interrupt.id}#argus`}
+        aria-label={`${label}: ${lines.join('; ')}`}
+        variant="light"
+        color="violet"
+        tt="none"
+        miw="max-content"
+        style={{ cursor: 'pointer' }}
+        data-argus-row=""
+      >
         {label}
       </Badge>
     </Tooltip>
-  );
-}
-
-function RowDecision({
-  action,
-  decision,
-  ruleId,
-}: {
-  action: string;
-  decision: string;
-  ruleId: string;
-}) {
-  const name = useRuleName(ruleId);
-  return (
-    <Text size="xs">
-      {decision === 'approve' ? 'Approved' : 'Rejected'} {action} by rule{' '}
-      {name ?? ruleId.slice(0, 8)}
-    </Text>
   );
 }

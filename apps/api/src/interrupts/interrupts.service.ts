@@ -775,7 +775,9 @@ export class InterruptsService {
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      const settled = outcome === 'settled';
+      // Read first, and never gathered (WAIT_READ_GATHER_MS): the answer of a wait its interrupt's
+      // change woke, and every wait's when the instance stops (its pool closes after them).
+      const settled = outcome === 'settled' || outcome === 'stopping';
       if (include.size > 0)
         return await this.waits.read(() => this.get(organisationId, id, include), settled);
       return (await this.waitAnswer(organisationId, id, settled)).answer;

@@ -40,15 +40,36 @@ export default defineConfig({
     chunkSizeWarningLimit: 800,
   },
   test: {
-    include: ['src/**/*.spec.{ts,tsx}'],
-    environment: 'jsdom',
     globals: true,
-    setupFiles: ['src/test/setup.ts'],
     // Under the shared machine's load a component can take seconds to render.
     testTimeout: 30_000,
     reporters: [
       'default',
       fileURLToPath(new URL('../../tools/vitest/results-reporter.mjs', import.meta.url)),
+    ],
+    // Two kinds of test file. Components (`*.spec.tsx`) and the few plain modules that need a
+    // browser's DOM (`*.dom.spec.ts`) run in jsdom with src/test/setup.ts. The rest (`*.spec.ts`:
+    // formatting, parsing, rules) run in plain Node: a jsdom window and the set-up cost each file
+    // seconds on a loaded machine, and those files never touch them.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'components',
+          include: ['src/**/*.spec.tsx', 'src/**/*.dom.spec.ts'],
+          environment: 'jsdom',
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'logic',
+          include: ['src/**/*.spec.ts'],
+          exclude: ['src/**/*.dom.spec.ts'],
+          environment: 'node',
+        },
+      },
     ],
   },
   server: {

@@ -27,6 +27,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import {
   benchDatabase,
   build,
@@ -252,7 +253,7 @@ function total(snapshots) {
  * its waitForAnswer returning — both on process.hrtime, the machine's one monotonic clock.
  * `counts(server, instance)` says whether a sample counts (server: the one that held the wait).
  */
-async function phase({ name, base, key, ids, services, decideOn, counts, cookie }) {
+async function phase({ name, base, key, ids, services, decideOn, counts, cookie, database }) {
   const bases = Array.isArray(base) ? base : [base];
   const agents = startAgents(Math.min(AGENT_PROCESSES, ids.length));
   const returned = new Map();
@@ -282,6 +283,7 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie 
 
   // The idle window: nothing is decided, the agents only wait.
   const before = total(await Promise.all(agents.map((a) => a.snapshot())));
+  const transactions0 = await database.transactions();
   const cpu0 = services.map((s) => cpuMicros(s.pid));
   const agentsCpu0 = agents.map((a) => cpuMicros(a.pid));
   const t0 = performance.now();
@@ -291,15 +293,25 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie 
     await sleep(1000);
   }
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6 / seconds);
+  const cpuSeconds = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6);
+  const cpu = cpuSeconds.map((c) => c / seconds);
   const windowEnd = total(await Promise.all(agents.map((a) => a.snapshot())));
-  const requestsPerSecond = (windowEnd.requests - before.requests) / seconds;
+  const transactions = (await database.transactions()) - transactions0;
+  const requests = windowEnd.requests - before.requests;
+  const requestsPerSecond = requests / seconds;
+  // One wait cycle: a held request from its arrival to its answer, and the agent's next request —
+  // in the window, every agent request is one (nothing is decided). The instances' CPU (all of
+  // it: the waits' and the instance's own upkeep) per cycle, and the database's transactions per
+  // cycle (pg_stat_database's commits: each statement outside a transaction is one).
+  const cpuPerCycleMs =
+    requests === 0 ? NaN : (cpuSeconds.reduce((a, b) => a + b, 0) * 1000) / requests;
+  const transactionsPerCycle = requests === 0 ? NaN : transactions / requests;
   // The agents' processes share the machine: their CPU, to set beside the service's.
   const agentsCpu =
     agents.reduce((sum, a, k) => sum + cpuMicros(a.pid) - agentsCpu0[k], 0) / 1e6 / seconds;
   const windowLoad = loadavg()[0];
   log(
-    `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB`,
+    `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB, ${cpuPerCycleMs.toFixed(2)} ms of CPU and ${transactionsPerCycle.toFixed(2)} database transactions per wait cycle (load ${windowLoad.toFixed(1)})`,
   );
 
   // Decisions spread over one wait's length (60 s), so that they fall anywhere in the agents'
@@ -356,6 +368,8 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie 
     agentProcesses: agents.length,
     requestsPerSecond,
     cpu,
+    cpuPerCycleMs,
+    transactionsPerCycle,
     rss,
     agentsCpu,
     agentsLagP99: end.lagP99,
@@ -380,8 +394,26 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie 
 }
 
 build('libs/sdk-ts/tsup.config.ts');
-const { url, stop: stopDatabase } = await benchDatabase('interlock_bench_waiters');
+const { url, adminUrl, stop: stopDatabase } = await benchDatabase('interlock_bench_waiters');
 const stops = [];
+/** The bench database's committed transactions so far (pg_stat_database, from the admin connection). */
+const database = {
+  transactions: async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      // The statistics a backend sends at most once a second: a fresh snapshot, read after them.
+      await admin.query('SELECT pg_stat_clear_snapshot()');
+      const { rows } = await admin.query(
+        'SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = $1',
+        ['interlock_bench_waiters'],
+      );
+      return Number(rows[0]?.n ?? NaN);
+    } finally {
+      await admin.end();
+    }
+  },
+};
 try {
   // Opening N + 2·DECISIONS interrupts spends no measured budget: a seeding instance without one.
   const seeder = await startService({ ...ENV, DATABASE_URL: url });
@@ -412,6 +444,7 @@ try {
         cookie,
         ids: ids.slice(0, N),
         services: [a],
+        database,
         decideOn: () => a,
         counts: () => true,
       })
@@ -435,6 +468,7 @@ try {
       cookie,
       ids: ids.slice(DECISIONS, DECISIONS + N),
       services: [a, b],
+      database,
       decideOn: (i) => (i % 2 === 0 ? a : b),
       // Only a decision made on the other instance than the one that held the wait.
       counts: (server, on) => names[server] !== undefined && names[server] !== on,
@@ -448,7 +482,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ');
     const row = (r) =>
-      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.cpuPerCycleMs.toFixed(2)} ms / ${r.transactionsPerCycle.toFixed(2)} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
     writeSection(
       'waiters',
       `## Waiting agents (issue 37 §6)
@@ -460,7 +494,10 @@ an idle window of ${WINDOW_S} s.
 ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SDK's \`waitForAnswer\` (held
 \`GET /api/interrupts/{id}?waitSeconds=60\`), spread over ${one.agentProcesses} agent processes; the instances keep the default request
 budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
-(% of one core) and the highest RSS of an instance. Then decisions one after another, spread over 60 s
+(% of one core) and the highest RSS of an instance; per wait cycle (a held request from its arrival to its
+answer and the agent's next request: every agent request of the idle window), the instances' CPU time
+together (their own upkeep included; the goal of 10 % of a core at ${N.toLocaleString('en')} agents re-asking every 60 s leaves
+${(6_000 / N).toFixed(2)} ms) and the bench database's committed transactions (pg_stat_database). Then decisions one after another, spread over 60 s
 (by a member, directly on an instance, from the bench's own process, which holds no agent): from each
 decision's 2xx to its agent's \`waitForAnswer\` returning, both on the machine's monotonic clock, p50 / p99
 (samples). 503s: answers \`503\` the agents met (the SDK retries them). Agents: the agents' processes
@@ -471,8 +508,8 @@ timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instanc
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
-| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |
+| Phase | Agents | Requests/s | CPU | CPU / transactions per cycle | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
+| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 

@@ -33,6 +33,27 @@ function run(cmd, args, env) {
   });
 }
 
+/**
+ * Runs a check with its output held back, so checks run side by side print one after another:
+ * its exit code, its output and how long it took.
+ */
+function runHeld(cmd, args, env) {
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) =>
+      resolve({
+        code: code ?? (signal ? 1 : 0),
+        output: Buffer.concat(output).toString(),
+        ms: Date.now() - start,
+      }),
+    );
+  });
+}
+
 function summary() {
   let passed = 0;
   let failed = 0;
@@ -100,7 +121,44 @@ function timeReport(phases, files, loadAtStart) {
   return lines.join('\n');
 }
 
+/**
+ * The checks before the nx tasks, side by side (none writes what another reads: the lock file
+ * check works on a copy of the manifests; codegen rewrites the generated folders and dist/, which
+ * Prettier leaves out): `npm ci` on a clean checkout (the Dockerfile's) must accept the committed
+ * lock file; the committed contract and generated SDK code must be what the code generates now;
+ * the tree is formatted as .prettierrc says (what it leaves out: .prettierignore). Each one's
+ * output is printed whole when all are done.
+ */
+async function runChecks(env) {
+  const checks = [
+    ['lock file', process.execPath, ['tools/scripts/check-lockfile.mjs']],
+    ['codegen', process.execPath, ['tools/scripts/codegen.mjs', '--check']],
+    ['prettier', 'npx', ['prettier', '--check', '.', '--log-level=warn']],
+  ];
+  const results = await Promise.all(checks.map(([, cmd, args]) => runHeld(cmd, args, env)));
+  for (const [i, [name]] of checks.entries()) {
+    const { code, output, ms } = results[i];
+    console.log(`[test] ${name} check: ${code === 0 ? 'passed' : 'FAILED'} (${seconds(ms)})`);
+    if (output.trim() !== '') console.log(output.trimEnd());
+  }
+  const failed = checks.filter((_, i) => results[i].code !== 0).map(([name]) => name);
+  if (failed.includes('prettier'))
+    console.error('[test] `npx prettier --write .` formats the tree');
+  return {
+    code: failed.length === 0 ? 0 : 1,
+    failed,
+    phase: `checks side by side (${checks.map(([name], i) => `${name} ${seconds(results[i].ms)}`).join(', ')})`,
+  };
+}
+
 async function main() {
+  // `npm test -- --checks`: only the checks before the nx tasks (no database, no venv).
+  if (process.argv.includes('--checks')) {
+    const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+    const { code, phase } = await runChecks(env);
+    console.log(`[test] ${phase}: ${code === 0 ? 'passed' : 'FAILED'}`);
+    process.exit(code);
+  }
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
   rmSync(join(root, nxProfile), { force: true });
@@ -153,19 +211,10 @@ async function main() {
   closeSync(venvLogFd);
   let code = 1;
   try {
-    // `npm ci` on a clean checkout (the Dockerfile's) must accept the committed lock file.
-    code = await run(process.execPath, ['tools/scripts/check-lockfile.mjs'], env);
-    phase('lock file');
-    if (code !== 0) throw new Error('lock file check failed');
-    // The committed contract and generated SDK code must be what the code generates now.
-    code = await run(process.execPath, ['tools/scripts/codegen.mjs', '--check'], env);
-    phase('codegen');
-    if (code !== 0) throw new Error('codegen check failed');
-    // The tree is formatted as .prettierrc says (what it leaves out: .prettierignore).
-    code = await run('npx', ['prettier', '--check', '.', '--log-level=warn'], env);
-    phase('prettier');
-    if (code !== 0)
-      throw new Error('formatting check failed: `npx prettier --write .` formats the tree');
+    const checked = await runChecks(env);
+    phase(checked.phase);
+    code = checked.code;
+    if (code !== 0) throw new Error(`${checked.failed.join(', ')} check failed`);
     code = await run(
       'npx',
       [

@@ -2,11 +2,17 @@ import { createHash } from 'node:crypto';
 import { sessionCookieOf, signUpOwner, uniqueEmail, type SignedUpOwner } from './support/factories';
 import { linkToken, linksOf } from './support/smtp-sink';
 import { ACCOUNTS_DASHBOARD, accountsSuite } from './support/accounts-suite';
+import { AfterAnswer } from '../src/users/after-answer';
 
 const DASHBOARD = ACCOUNTS_DASHBOARD;
 const CONFIRM_SUBJECT = 'Confirm your new email address for Interlock';
 const TAKEN_SUBJECT = 'Someone tried to move an Interlock account to your address';
 const CHANGED_SUBJECT = 'Your Interlock email address was changed';
+const VERIFY_SUBJECT = 'Verify your email address for Interlock';
+const VERIFY_TO_CHANGE_EMAIL =
+  'Verify your email address before changing it: open the link we emailed you, or ask for a new one in Settings → Security.';
+const VERIFY_TO_ENROL_TWO_FACTOR =
+  'Verify your email address before turning on two-factor sign-in: open the link we emailed you, or ask for a new one in Settings → Security.';
 const CHANGE_LINK_INVALID =
   'This email change link is not valid: it was already used, it expired (links work for 24 hours), a later change replaced it, or it is not one we sent. Ask for the change again in Settings → Profile.';
 const TAKEN_MEANWHILE =
@@ -44,6 +50,14 @@ describe('profile and email change (SPEC §8f)', () => {
     linkToken(await nthMail(address, CONFIRM_SUBJECT, n), DASHBOARD, 'confirm-email-change');
   const undoToken = async (address: string, n = 1) =>
     linkToken(await nthMail(address, CHANGED_SUBJECT, n), DASHBOARD, 'undo-email-change');
+
+  /** An Owner who opened the sign-up's verification link: an unproven address cannot be changed. */
+  async function verifiedOwner(overrides: Parameters<typeof signUpOwner>[1] = {}) {
+    const owner = await signUpOwner(server(), overrides);
+    const token = linkToken(await nthMail(owner.email, VERIFY_SUBJECT), DASHBOARD, 'verify-email');
+    expect((await http().post('/api/auth/verify-email').send({ token })).status).toBe(204);
+    return owner;
+  }
 
   async function audit(organisationId: string, userId: string, action: string) {
     return db().query(
@@ -98,7 +112,7 @@ describe('profile and email change (SPEC §8f)', () => {
   });
 
   it('changes the address only once the link emailed to it is opened; the old address is told; sessions stay', async () => {
-    const ada = await signUpOwner(server());
+    const ada = await verifiedOwner();
     const second = sessionCookieOf(
       await http().post('/api/auth/sign-in').send({ email: ada.email, password: PASSWORD }),
     );
@@ -177,7 +191,7 @@ describe('profile and email change (SPEC §8f)', () => {
   });
 
   it("answers alike for another account's address, which is told by email and gets no link", async () => {
-    const ada = await signUpOwner(server());
+    const ada = await verifiedOwner();
     const grace = await signUpOwner(server(), { name: 'Grace Hopper' });
     const asked = await askChange(ada.cookie, grace.email);
     expect(asked.status).toBe(202);
@@ -196,7 +210,7 @@ describe('profile and email change (SPEC §8f)', () => {
   });
 
   it('takes only the latest request; refuses a malformed body, bad tokens, and an address taken meanwhile (409, nothing changed)', async () => {
-    const ada = await signUpOwner(server());
+    const ada = await verifiedOwner();
     const first = uniqueEmail('first');
     const latest = uniqueEmail('latest');
     expect((await askChange(ada.cookie, first)).status).toBe(202);
@@ -227,7 +241,7 @@ describe('profile and email change (SPEC §8f)', () => {
   });
 
   it("this wasn't me: the old address's link restores it with a new password and ends every session", async () => {
-    const ada: SignedUpOwner = await signUpOwner(server());
+    const ada: SignedUpOwner = await verifiedOwner();
     const thief = uniqueEmail('thief');
     expect((await askChange(ada.cookie, thief)).status).toBe(202);
     expect((await confirm(await confirmToken(thief))).status).toBe(204);
@@ -271,7 +285,7 @@ describe('profile and email change (SPEC §8f)', () => {
   });
 
   it('refuses to undo onto an old address that has another account now (409, nothing changed)', async () => {
-    const ada = await signUpOwner(server());
+    const ada = await verifiedOwner();
     const next = uniqueEmail('next');
     expect((await askChange(ada.cookie, next)).status).toBe(202);
     expect((await confirm(await confirmToken(next))).status).toBe(204);
@@ -281,5 +295,42 @@ describe('profile and email change (SPEC §8f)', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'CONFLICT', message: UNDO_TAKEN });
     expect((await me(ada.cookie)).body.user.email).toBe(next);
+  });
+
+  it('an unverified address can be neither changed nor given two-factor sign-in (403, before the password is asked); verified, both work', async () => {
+    const ada = await signUpOwner(server());
+    const setUpTwoFactor = (password: string) =>
+      http().post('/api/me/two-factor/setup').set('cookie', ada.cookie).send({ password });
+    for (const password of [PASSWORD, 'not the password']) {
+      const change = await askChange(ada.cookie, uniqueEmail('ada-new'), password);
+      expect(change.status).toBe(403);
+      expect(change.body).toMatchObject({
+        code: 'EMAIL_NOT_VERIFIED',
+        message: VERIFY_TO_CHANGE_EMAIL,
+      });
+      const twoFactor = await setUpTwoFactor(password);
+      expect(twoFactor.status).toBe(403);
+      expect(twoFactor.body).toMatchObject({
+        code: 'EMAIL_NOT_VERIFIED',
+        message: VERIFY_TO_ENROL_TWO_FACTOR,
+      });
+    }
+    await suite.t.app.get(AfterAnswer).settled();
+    expect(
+      await db().query(
+        `SELECT purpose FROM account_tokens WHERE user_id = $1 AND purpose <> 'email_verification'`,
+        [ada.memberId],
+      ),
+    ).toEqual([]);
+
+    const token = linkToken(await nthMail(ada.email, VERIFY_SUBJECT), DASHBOARD, 'verify-email');
+    expect((await http().post('/api/auth/verify-email').send({ token })).status).toBe(204);
+    const next = uniqueEmail('ada-new');
+    expect((await askChange(ada.cookie, next)).body).toEqual({ email: next });
+    const twoFactor = await setUpTwoFactor(PASSWORD);
+    expect(twoFactor.status).toBe(200);
+    expect(twoFactor.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect((await confirm(await confirmToken(next))).status).toBe(204);
+    expect((await me(ada.cookie)).body.user).toMatchObject({ email: next, emailVerified: true });
   });
 });

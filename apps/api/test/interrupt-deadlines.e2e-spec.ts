@@ -282,7 +282,7 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         .get(`/api/interrupts/${id}?waitSeconds=30`)
         .set('x-api-key', key)
         .then((r) => r);
-      await until(() => t.app.get(InterruptWaits).size === 1, 'the wait to be held');
+      await until(() => t.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
       await lifecycle.expireDue(later(61));
       const res = await held;
       expect(res.body.status).toBe('expired');
@@ -363,7 +363,7 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         .get(`/api/interrupts/${id}?waitSeconds=30`)
         .set('x-api-key', key)
         .then((r) => r);
-      await until(() => t.app.get(InterruptWaits).size === 1, 'the wait to be held');
+      await until(() => t.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
       const res = await http()
         .post(`/api/interrupts/${id}/cancel`)
         .set('x-api-key', key)

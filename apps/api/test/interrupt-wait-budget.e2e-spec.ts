@@ -118,7 +118,7 @@ describe('waiting and the request budget', () => {
         .get(`/api/interrupts/${open.id}?waitSeconds=60`)
         .set('x-api-key', key)
         .then((res) => res);
-      await until(() => waits().heldFor(owner.organisationId) === 1, 'the wait to be held');
+      await until(() => waits().waiting === 1, 'the wait to be held');
       expect((await decide(open.id)).status).toBe(201);
       const res = await held;
       expect(res.status).toBe(200);

@@ -53,7 +53,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecords');
     try {
       const held = wait(a, id, 30).then((res) => res);
-      await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+      await until(() => a.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
       expect(reads).toHaveBeenCalledTimes(1);
       // Held for a while: nothing more is read.
       await sleep(500);
@@ -92,7 +92,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
       actions: ['deploy', 'notify'],
     });
     const held = wait(a, id, 30).then((res) => res);
-    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    await until(() => a.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
     expect((await decide(b, id, 'deploy')).status).toBe(201);
     await sleep(300);
     expect(a.app.get(InterruptWaits).size).toBe(1);
@@ -119,7 +119,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
       .get(`/api/interrupts/${id}?waitSeconds=30&include=session`)
       .set('x-api-key', key)
       .then((res) => res);
-    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    await until(() => a.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
     expect((await decide(b, id)).status).toBe(201);
     const res = await held;
     expect(res.body.status).toBe('answered');
@@ -185,7 +185,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     });
     req.on('error', () => undefined);
     req.end();
-    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    await until(() => a.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
     req.destroy();
     await until(() => a.app.get(InterruptWaits).size === 0, 'the wait to be released', 5_000);
     expect((await decide(a, id)).status).toBe(201);
@@ -231,7 +231,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     const { id } = await openInterrupt(b.app.getHttpServer(), key);
     const startedAt = Date.now();
     const held = wait(b, id, 60).then((res) => res);
-    await until(() => b.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    await until(() => b.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
     b.app.get(InterruptWaits).stopWaiting();
     const res = await held;
     expect(res.status).toBe(200);

@@ -310,6 +310,60 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(password.status).toBe(401);
   });
 
+  /**
+   * Runs `callbacks` while the test holds a SHARE lock on users (no account can be made), until
+   * `waiting` of the service's statements wait on a lock, then lets them go: they overlap for sure.
+   */
+  async function overlapping<T>(callbacks: () => Promise<T>, waiting: number): Promise<T> {
+    const holder = db().createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query('LOCK TABLE users IN SHARE MODE');
+      const done = callbacks();
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const [{ n }] = await holder.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (n >= waiting) break;
+        if (Date.now() > deadline) throw new Error(`${n} of ${waiting} statements wait on a lock`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await holder.commitTransaction();
+      return await done;
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+  }
+
+  it('two first sign-ins of one new person at once make one account, both signed in, provisioned once; the provider-verified address is audited', async () => {
+    const d = domain();
+    const { owner } = await connected([d]);
+    const email = `lin@${d}`;
+    const a = await throughProvider(email);
+    const b = await throughProvider(email);
+    const [first, second] = await overlapping(
+      () => Promise.all([finish(a.flow, a.query), finish(b.flow, b.query)]),
+      2,
+    );
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.user.id).toBe(first.body.user.id);
+    const userId = first.body.user.id as string;
+    expect(await entries(owner.organisationId, 'member.provisioned')).toHaveLength(1);
+    expect(await entries(owner.organisationId, 'member.email_verified')).toEqual([
+      {
+        actor_type: 'member',
+        actor_id: userId,
+        target_id: userId,
+        summary: `SSO lin verified their email address ${email}`,
+        metadata: { email, via: 'single_sign_on' },
+      },
+    ]);
+  });
+
   it("links an existing account by its address (its password session in the same browser proves it); that session acts for the provider's organisation only", async () => {
     const d = domain();
     const { owner } = await connected([d]);

@@ -148,4 +148,52 @@ test.describe('Dark mode', () => {
       await expectAccessible(page, `${path} in the dark scheme`);
     }
   });
+
+  test('axe passes in the dark scheme signed out, on Organisation → Single sign-on and in open dialogs', async ({
+    browser,
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const settled = async (on: Page, path: string) => {
+      await expect(on.getByRole('heading').first()).toBeVisible({ timeout: 60_000 });
+      await expect(on.getByRole('status', { name: /^Loading/ })).toHaveCount(0, {
+        timeout: 60_000,
+      });
+      expect((await scheme(on)).attribute, path).toBe('dark');
+    };
+    // Signed out: a browser of its own, without the owner's cookie.
+    const signedOut = await browser.newContext({ colorScheme: 'dark' });
+    try {
+      const visitor = await signedOut.newPage();
+      for (const path of [
+        '/sign-in',
+        '/sign-in/sso',
+        '/sign-up',
+        '/reset-password',
+        '/invitations/not-a-real-token',
+      ]) {
+        await visitor.goto(path);
+        await settled(visitor, path);
+        await expectAccessible(visitor, `${path}, signed out, in the dark scheme`);
+      }
+    } finally {
+      await signedOut.close();
+    }
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/organisation/sso');
+    await settled(page, '/organisation/sso');
+    await expectAccessible(page, '/organisation/sso in the dark scheme');
+
+    // Dialogs, open: creating an API key, then the new key shown once.
+    await page.goto('/integrations/api-keys');
+    await settled(page, '/integrations/api-keys');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const create = page.getByRole('dialog', { name: 'Create an API key' });
+    await create.getByLabel('Name').fill(unique('dark').slice(0, 20));
+    await expectAccessible(page, 'the create-key dialog in the dark scheme');
+    await create.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByRole('dialog', { name: 'Copy your new key' })).toBeVisible();
+    await expectAccessible(page, 'the new-key dialog in the dark scheme');
+  });
 });

@@ -4,7 +4,7 @@
 // app will ask for them, and leaves the answers in window.__interlockEarlyReads. The app's fetch
 // (src/shared/utils/early-reads.ts) takes an answer from there once, when the same URL is asked
 // for the same organisation within a few seconds; anything else goes to the network as ever.
-// src/app/early-reads.spec.ts checks that these URLs are the ones the app asks for.
+// src/app/early-reads.dom.spec.ts checks that these URLs are the ones the app asks for.
 (() => {
   const path = window.location.pathname;
   if (path !== '/inbox' && path !== '/') return;

@@ -356,14 +356,20 @@ export interface AuditEventCatalogue {
   };
   /**
    * The person proved their email address by a link the service emailed to it: a verification
-   * link, or a password reset link (which proves it as well); written in every organisation they
-   * are a member of.
+   * link, or a password reset link (which proves it as well); or an organisation's single sign-on
+   * made their account and its provider vouched for the address (`single_sign_on`); written in
+   * every organisation they are a member of.
    */
   'member.email_verified': {
     target: 'user';
     metadata: {
       email: string;
-      via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link';
+      via:
+        | 'verification_link'
+        | 'password_reset'
+        | 'sign_up_link'
+        | 'invitation_link'
+        | 'single_sign_on';
     };
   };
   /**

@@ -16,7 +16,7 @@ import {
   normaliseEmail,
   replacePasswordHash,
 } from '../users/users.repository';
-import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.util';
+import { decoyPasswordHash, hashPassword, needsRehash, passwordMatches } from './password.util';
 import { TwoFactorService } from '../users/two-factor.service';
 import { admitPasswordSignIn, refusedToPassword } from '../sso/sso-requirement.util';
 import { SignInSessionService } from './sign-in-session.service';
@@ -206,10 +206,7 @@ export class AuthService {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
     const logN = this.config.accounts.passwordScryptLogN;
-    const ok = await verifyPassword(
-      password,
-      user?.password_hash ?? (await decoyPasswordHash(logN)),
-    );
+    const ok = await passwordMatches(password, user?.password_hash, logN);
     if (user === undefined || !ok)
       throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
     // The second step (SPEC §8f): a wrong code counts as a failed sign-in; asking for one does not.

@@ -76,6 +76,22 @@ export function needsRehash(stored: string, logN: number = DEFAULT_SCRYPT_LOG_N)
   return parsed === undefined || parsed.n !== 2 ** logN || parsed.r !== R || parsed.p !== P;
 }
 
+/**
+ * Whether `password` is the person's: `stored` is their hash, undefined when no account has the
+ * address. No account, or one without a password (single sign-on made it: its stored value is
+ * no hash), is checked against the decoy at `logN` and refused, so every refusal costs one
+ * scrypt and its timing says neither which addresses have accounts nor how they sign in.
+ */
+export async function passwordMatches(
+  password: string,
+  stored: string | undefined,
+  logN: number = DEFAULT_SCRYPT_LOG_N,
+): Promise<boolean> {
+  if (stored !== undefined && parse(stored) !== undefined) return verifyPassword(password, stored);
+  await verifyPassword(password, await decoyPasswordHash(logN));
+  return false;
+}
+
 const decoys = new Map<number, Promise<string>>();
 
 /**

@@ -128,8 +128,9 @@ export interface AccountsConfig {
   /** A sign-in session unused this long ends (`SESSION_IDLE_TIMEOUT`, default 7 days), beside its absolute 30 days. */
   readonly sessionIdleTimeoutMs: number;
   /**
-   * `EMAIL_VERIFICATION`: `required` — accepting an invitation into an existing account and
-   * receiving notifications wait for a verified address; `optional` — links are still sent and
+   * `EMAIL_VERIFICATION`: `required` — accepting an invitation into an existing account,
+   * receiving notifications, turning on two-factor sign-in and changing the address wait for a
+   * verified address; `optional` — links are still sent and
    * the state shown, but nothing waits for it. Default `required` when `SMTP_URL` is set (the
    * service can prove an address), else `optional` (without email no address could ever be).
    */

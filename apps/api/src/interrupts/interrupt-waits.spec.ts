@@ -4,6 +4,7 @@ import {
   INTERRUPT_SETTLED_CHANNEL,
   InterruptWaits,
   WAIT_READ_BATCH_MAX,
+  WAIT_READ_GATHER_MS,
   WAIT_READS_AT_ONCE,
   WaitReadBatches,
   waitJitterMaxMs,
@@ -68,14 +69,24 @@ describe('InterruptWaits', () => {
     await expect(held).resolves.toBe('elapsed');
   });
 
-  it('a client that leaves releases its wait at once', async () => {
+  it('a client that leaves releases its wait at once; one already gone is not held', async () => {
     const { waits } = setUp();
-    const controller = new AbortController();
-    const held = waits.register(ORG, A).until(60_000, controller.signal);
-    controller.abort();
+    let listener: (() => void) | undefined;
+    const client = {
+      left: false,
+      onLeave: (l: (() => void) | undefined) => (listener = l),
+    };
+    const held = waits.register(ORG, A).until(60_000, client);
+    client.left = true;
+    listener?.();
     await expect(held).resolves.toBe('disconnected');
+    expect(listener).toBeUndefined();
     expect(waits.size).toBe(0);
     expect(jest.getTimerCount()).toBe(0);
+    const wait = waits.register(ORG, B);
+    await expect(wait.until(60_000, client)).resolves.toBe('disconnected');
+    wait.release();
+    expect(waits.size).toBe(0);
   });
 
   it('stopping ends every wait, and later waits end at once', async () => {
@@ -291,13 +302,37 @@ describe('WaitReadBatches', () => {
     return { waits, calls, reads, release };
   }
 
-  it('reads one load alone at once, in a batch of one', async () => {
-    const { calls, reads, release } = batches();
-    const one = reads.load(ORG, idOf(7));
-    await new Promise((r) => setImmediate(r));
-    expect(calls).toEqual([{ organisationId: ORG, ids: [idOf(7)] }]);
-    await release();
-    await expect(one).resolves.toBe('row 0007');
+  it('reads a settled load alone at once; plain loads wait WAIT_READ_GATHER_MS to share a statement', async () => {
+    // The batches' gates pass on setImmediate: only the gathering's timers are faked.
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const { calls, reads, release } = batches();
+      const settled = reads.load(ORG, idOf(7), true);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(calls).toEqual([{ organisationId: ORG, ids: [idOf(7)] }]);
+      await release();
+      await expect(settled).resolves.toBe('row 0007');
+      const first = reads.load(ORG, idOf(8));
+      await jest.advanceTimersByTimeAsync(WAIT_READ_GATHER_MS - 1);
+      const second = reads.load(ORG, idOf(9));
+      expect(calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toEqual([
+        { organisationId: ORG, ids: [idOf(7)] },
+        { organisationId: ORG, ids: [idOf(8), idOf(9)] },
+      ]);
+      await release();
+      await expect(Promise.all([first, second])).resolves.toEqual(['row 0008', 'row 0009']);
+      // A batch's worth queued asks at once.
+      const full = Array.from({ length: WAIT_READ_BATCH_MAX }, (_, n) => reads.load(ORG, idOf(n)));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(calls).toHaveLength(3);
+      expect(calls[2].ids).toHaveLength(WAIT_READ_BATCH_MAX);
+      await release();
+      await Promise.all(full);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('gathers the loads queued behind busy turns into batches of at most WAIT_READ_BATCH_MAX per organisation, settled ones first', async () => {

@@ -63,13 +63,25 @@ export type WaitStatusReader = (
 /** Why a wait ended. */
 export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
 
+/**
+ * The client of a held request as its wait sees it: whether it has left (its connection closed
+ * before the answer was sent), and the one listener told when it leaves. Not an AbortSignal: one
+ * made for every held request (an AbortController, its EventTarget listeners) cost the hold more
+ * than the rest of its bookkeeping (issue 37 §6).
+ */
+export interface WaitClient {
+  readonly left: boolean;
+  /** Sets the listener told when the client leaves (undefined: none). */
+  onLeave(listener: (() => void) | undefined): void;
+}
+
 /** One held request, registered before its first read so that no announcement can slip between. */
 export interface InterruptWait {
   /**
    * Resolves when the interrupt is announced settled, `ms` pass (a long hold: up to
-   * waitJitterMaxMs(ms) sooner, at random), `signal` aborts or the instance stops.
+   * waitJitterMaxMs(ms) sooner, at random), `client` leaves or the instance stops.
    */
-  until(ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
+  until(ms: number, client?: WaitClient): Promise<WaitOutcome>;
   /** Unregisters (idempotent); call it in every case. */
   release(): void;
   /**
@@ -227,20 +239,19 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     }
     return {
       release,
-      until: (ms, signal) => {
+      until: (ms, client) => {
         if (woken !== undefined) return Promise.resolve(woken);
-        if (signal?.aborted) return Promise.resolve<WaitOutcome>('disconnected');
+        if (client?.left) return Promise.resolve<WaitOutcome>('disconnected');
         this.inUntil++;
         return new Promise<WaitOutcome>((done) => {
           const early = Math.floor(Math.random() * waitJitterMaxMs(ms));
           const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms - early));
-          const onAbort = () => waiter.wake('disconnected');
-          signal?.addEventListener('abort', onAbort, { once: true });
+          client?.onLeave(() => waiter.wake('disconnected'));
           resolve = (outcome) => {
             resolve = undefined;
             this.inUntil--;
             clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
+            client?.onLeave(undefined);
             release();
             done(outcome);
           };
@@ -336,6 +347,14 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
 /** How many interrupts one of a herd's batched reads asks for at most (WaitReadBatches). */
 export const WAIT_READ_BATCH_MAX = 250;
 
+/**
+ * How long a plain read (a wait's first, or the answer of one that ran its time) waits for others
+ * to share its statement before it asks for its turn: a statement costs the instance far more CPU
+ * than a row (issue 37 §6: two statements per wait cycle were most of the cycle's database work).
+ * The answer of a wait its interrupt's change woke never waits.
+ */
+export const WAIT_READ_GATHER_MS = 20;
+
 interface BatchedLoad<V> {
   organisationId: string;
   id: string;
@@ -357,6 +376,8 @@ export class WaitReadBatches<V> {
   };
   /** Whether a batch of that kind has asked for its turn and not started yet. */
   private readonly asked = { plain: false, settled: false };
+  /** The plain loads' gathering (WAIT_READ_GATHER_MS), while one runs. */
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly waits: InterruptWaits,
@@ -366,11 +387,23 @@ export class WaitReadBatches<V> {
     ) => Promise<ReadonlyMap<string, V>>,
   ) {}
 
-  /** One interrupt's value (undefined when the organisation has none by that id), in a batch. */
+  /**
+   * One interrupt's value (undefined when the organisation has none by that id), in a batch: a
+   * settled load asks for its turn at once, a plain one after WAIT_READ_GATHER_MS (or at once when
+   * a batch's worth is queued) — and rides any turn that comes sooner.
+   */
   load(organisationId: string, id: string, settled = false): Promise<V | undefined> {
     return new Promise<V | undefined>((resolve, reject) => {
-      this.queued[settled ? 'settled' : 'plain'].push({ organisationId, id, resolve, reject });
-      this.askTurns();
+      const queue = this.queued[settled ? 'settled' : 'plain'];
+      queue.push({ organisationId, id, resolve, reject });
+      if (settled || queue.length >= WAIT_READ_BATCH_MAX) this.askTurns();
+      else if (this.gathering === undefined && !this.asked.plain) {
+        this.gathering = setTimeout(() => {
+          this.gathering = undefined;
+          this.askTurns();
+        }, WAIT_READ_GATHER_MS);
+        this.gathering.unref();
+      }
     });
   }
 

@@ -37,6 +37,7 @@ import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
 import { InterruptsService, type WaitBudget } from './interrupts.service';
+import type { WaitClient } from './interrupt-waits';
 import { InterruptReviewService } from './interrupt-review.service';
 import { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import { CancelInterruptDto } from './dto/cancel-interrupt.dto';
@@ -58,17 +59,27 @@ import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator
 import { Operation } from '../openapi/operation.decorator';
 
 /**
- * Aborts when the client's connection closes before the response is sent: a held wait is then
- * released. The raw Node response (Express's is one; Fastify's reply carries it as `raw`).
+ * The client of a held wait: it has left when its response closes before it was sent (a held
+ * wait is then released). The raw Node response (Express's is one; Fastify's reply carries it as
+ * `raw`); one 'close' listener, from the request's start, so that a client gone during the first
+ * read is seen too.
  */
-function clientGone(res: unknown): AbortSignal {
-  const raw = ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!raw.writableFinished) controller.abort();
-  };
-  raw.once('close', onClose);
-  return controller.signal;
+class HeldClient implements WaitClient {
+  left = false;
+  private listener: (() => void) | undefined;
+
+  constructor(res: unknown) {
+    const raw = ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
+    raw.once('close', () => {
+      if (raw.writableFinished) return;
+      this.left = true;
+      this.listener?.();
+    });
+  }
+
+  onLeave(listener: (() => void) | undefined): void {
+    this.listener = listener;
+  }
 }
 
 @Controller('api/interrupts')
@@ -176,7 +187,7 @@ export class InterruptsController {
       id,
       include,
       query.waitSeconds * 1000,
-      clientGone(res),
+      new HeldClient(res),
       spendingDeferred(req) ? this.waitBudget(caller.organisationId, res) : undefined,
     );
   }

@@ -77,7 +77,7 @@ import {
   type OnTimeout,
   type Priority,
 } from './interrupt.entity';
-import { InterruptWaits, WaitReadBatches } from './interrupt-waits';
+import { InterruptWaits, WaitReadBatches, type WaitClient } from './interrupt-waits';
 import {
   argusClassificationChannel,
   type ArgusClassificationRecord,
@@ -741,7 +741,7 @@ export class InterruptsService {
     id: string,
     include: ReadonlySet<InterruptInclude>,
     waitMs: number,
-    signal?: AbortSignal,
+    client?: WaitClient,
     budget?: WaitBudget,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
@@ -768,14 +768,16 @@ export class InterruptsService {
       }
       budget?.hold();
       const heldAt = Date.now();
-      const outcome = await wait.until(waitMs, signal);
+      const outcome = await wait.until(waitMs, client);
       if (
         (outcome === 'elapsed' || outcome === 'disconnected') &&
         Date.now() - heldAt < WAIT_FREE_AFTER_MS
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      const settled = outcome === 'settled';
+      // Read first, and never gathered (WAIT_READ_GATHER_MS): the answer of a wait its interrupt's
+      // change woke, and every wait's when the instance stops (its pool closes after them).
+      const settled = outcome === 'settled' || outcome === 'stopping';
       if (include.size > 0)
         return await this.waits.read(() => this.get(organisationId, id, include), settled);
       return (await this.waitAnswer(organisationId, id, settled)).answer;

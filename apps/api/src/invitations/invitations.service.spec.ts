@@ -93,7 +93,7 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
   } as unknown as NotificationOutbox;
   const verification = {
     newAccount: jest.fn(),
-    assertMayJoin: jest.fn(async () => undefined),
+    assertVerified: jest.fn(async () => undefined),
   } as unknown as EmailVerificationService;
   const service = new InvitationsService(
     dataSource,

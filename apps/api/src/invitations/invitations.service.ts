@@ -291,7 +291,7 @@ export class InvitationsService {
       await refuseJoinWithoutSso(tx, invitationOrganisation(invitation));
       // An unproven address cannot take what was sent to its real owner (SPEC §8f); the email's
       // proof is that owner's mailbox, as a verification link is.
-      if (!proven) await this.verification.assertMayJoin(tx, user.id);
+      if (!proven) await this.verification.assertVerified(tx, user.id, 'join');
       await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
       // After the membership, so the new organisation's log shows it too (as accepting does).
       if (proven) await this.verification.provenByInvitation(tx, user, ip);

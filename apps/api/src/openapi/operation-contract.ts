@@ -8,6 +8,10 @@ const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATI
 const FOREIGN_EMAIL_PROOF =
   "emailProof is not the one the invitation email's link carries for this invitation and address";
 
+/** startTwoFactorSetup's and changeMyEmail's 403 (SPEC §8f). */
+const UNVERIFIED_ADDRESS =
+  "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet";
+
 /**
  * What each operation answers beyond what its access declaration implies (openapi-document.ts
  * derives 400/401/402/403/404/413/415/429/500/503 from that): the error codes its service can
@@ -52,6 +56,7 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   changeMyEmail: {
     FORBIDDEN:
       'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
+    EMAIL_NOT_VERIFIED: UNVERIFIED_ADDRESS,
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     RATE_LIMITED:
       'too many failed sign-ins for this account, or too many account emails asked for by this person (SPEC §8f)',
@@ -72,6 +77,7 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   startTwoFactorSetup: {
     FORBIDDEN:
       'the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f)',
+    EMAIL_NOT_VERIFIED: UNVERIFIED_ADDRESS,
     WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
     CONFLICT: 'two-factor sign-in is on already',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',

@@ -17,22 +17,45 @@ export type ChallengeLookup =
 /** Answers from the name server that mean "no such record", not "could not ask". */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
 
+/** Resolves after `ms` (a test passes one it resolves itself). */
+export type Deadline = (ms: number) => Promise<void>;
+const afterMs: Deadline = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** A whole look-up's bound, in tries' timeouts: c-ares waits longer on its second try than its first. */
+const DEADLINE_TRIES = 3;
+
 /**
  * Looks domains' challenge records up with `node:dns`'s own resolver (c-ares), pointed at
- * `SSO_DNS_SERVERS` when set, else at the system's resolvers; each try waits `timeoutMs`.
+ * `SSO_DNS_SERVERS` when set, else at the system's resolvers; each try waits `timeoutMs`, and the
+ * whole look-up ends after `3 × timeoutMs` whatever the number of servers (c-ares tries each in
+ * turn, so several silent ones would hold a request far longer): then it is `ETIMEOUT`.
  */
 export class SsoDomainDns {
-  private readonly resolver: Resolver;
+  private readonly servers: string[];
 
-  constructor(servers: readonly string[], timeoutMs: number) {
-    this.resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
-    if (servers.length > 0) this.resolver.setServers([...servers]);
+  constructor(
+    servers: readonly string[],
+    private readonly timeoutMs: number,
+    private readonly deadline: Deadline = afterMs,
+  ) {
+    this.servers = [...servers];
   }
 
   async lookUp(domain: string, token: string): Promise<ChallengeLookup> {
+    // A resolver per look-up: cancelling at the deadline cancels this look-up's queries only.
+    const resolver = new Resolver({ timeout: this.timeoutMs, tries: 2 });
+    if (this.servers.length > 0) resolver.setServers(this.servers);
+    const timedOut = this.deadline(DEADLINE_TRIES * this.timeoutMs).then(() => {
+      resolver.cancel();
+      return { outcome: 'unreachable', reason: 'ETIMEOUT' } as const;
+    });
+    return Promise.race([this.ask(resolver, domain, token), timedOut]);
+  }
+
+  private async ask(resolver: Resolver, domain: string, token: string): Promise<ChallengeLookup> {
     let records: string[][];
     try {
-      records = await this.resolver.resolveTxt(challengeRecordName(domain));
+      records = await resolver.resolveTxt(challengeRecordName(domain));
     } catch (thrown) {
       const code = (thrown as { code?: unknown }).code;
       if (typeof code === 'string' && ABSENT.has(code)) return { outcome: 'missing' };

@@ -10,13 +10,8 @@ import { InvitationsRepository } from '../invitations/invitations.repository';
 import { RolesRepository } from '../roles/roles.repository';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
-import {
-  findUser,
-  findUserByEmail,
-  insertUser,
-  markEmailVerified,
-  normaliseEmail,
-} from '../users/users.repository';
+import { recordEmailProven } from '../users/email-verification.service';
+import { findUser, findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
 import type { SignedIn } from '../auth/auth.service';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { oidc, reasonOf, SsoClients } from './sso-clients';
@@ -179,15 +174,21 @@ export class SsoSignInService {
     const domain = domainOf(email);
     if (domain === undefined || !connection.allowed_domains.includes(domain))
       throw failed(SSO_MESSAGES.domain(email || '(no email)'));
-    // Only a domain this organisation proved by DNS signs anyone in: no link, no provisioning.
-    if (
-      (await this.sso.organisationOfDomain(this.dataSource, domain)) !== connection.organisation_id
-    )
-      throw failed(SSO_MESSAGES.domainUnverified(email, domain));
     const name = nameFrom(claims, email);
     const signedIn = await this.dataSource.transaction(async (tx) => {
+      // Sign-ins of one address take turns: two first sign-ins at once make one account, and the
+      // second finds it linked (SPEC §8f).
+      await this.sso.takeTurnForAddress(tx, email);
+      // Only a domain this organisation proved by DNS signs anyone in: no link, no provisioning.
+      // Checked in the transaction and held (FOR SHARE), so the domain cannot be removed between
+      // the check and the link: its removal waits, then forgets the link.
+      if ((await this.sso.holdDomain(tx, domain)) !== connection.organisation_id)
+        throw failed(SSO_MESSAGES.domainUnverified(email, domain));
       const person = await this.personOf(tx, connection, claims, email, name, ip, passwordUserId);
       await this.admit(tx, connection, { ...person, email, issuer: claims.iss, ip });
+      // The provider vouched for the address of the account it made (not for an existing one's):
+      // audited once the person is a member, so the organisation's log shows it.
+      if (person.made) await recordEmailProven(tx, { ...person, email }, 'single_sign_on', ip);
       // It works: the organisation may now require it (SPEC §8f).
       await this.sso.markVerified(
         tx,
@@ -236,7 +237,7 @@ export class SsoSignInService {
     name: string,
     ip: string | null,
     passwordUserId: string | null,
-  ): Promise<{ id: string; name: string; linked?: { name: string } }> {
+  ): Promise<{ id: string; name: string; made?: true; linked?: { name: string } }> {
     const organisationId = connection.organisation_id;
     const linked = await this.sso.userOfIdentity(tx, organisationId, claims.iss, claims.sub);
     if (linked !== undefined) {
@@ -255,10 +256,13 @@ export class SsoSignInService {
     const existing = await findUserByEmail(tx, email);
     if (existing !== undefined && existing.id !== passwordUserId)
       throw failed(SSO_MESSAGES.linkNeedsPassword(email));
+    // A password sign-up of the address that committed meanwhile made an account that is not
+    // this one: refused like an existing account (the address's sign-ins take turns, sign-ups don't).
     const userId =
-      existing?.id ?? (await insertUser(tx, { email, name, passwordHash: NO_PASSWORD }));
-    // The provider vouched for the address of the account it made (not for an existing one's).
-    if (existing === undefined) await markEmailVerified(tx, userId, email);
+      existing?.id ??
+      (await insertUser(tx, { email, name, passwordHash: NO_PASSWORD }, () =>
+        failed(SSO_MESSAGES.linkNeedsPassword(email)),
+      ));
     await this.sso.link(tx, organisationId, claims.iss, claims.sub, userId);
     if (existing !== undefined) {
       await writeAuditEntry(tx, {
@@ -271,7 +275,7 @@ export class SsoSignInService {
       });
     }
     return existing === undefined
-      ? { id: userId, name }
+      ? { id: userId, name, made: true }
       : { id: userId, name: existing.name, linked: { name: existing.name } };
   }
 

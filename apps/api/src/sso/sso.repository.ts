@@ -237,6 +237,26 @@ export class SsoRepository {
     return row?.organisation_id;
   }
 
+  /**
+   * `organisationOfDomain` inside a sign-in's transaction, the verified row held FOR SHARE until
+   * it ends: removing or re-proving the domain waits for the sign-in, not the other way round.
+   */
+  async holdDomain(tx: Queryable, domain: string): Promise<string | undefined> {
+    const [row] = await queryRows<{ organisation_id: string }>(
+      tx,
+      `SELECT organisation_id FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL FOR SHARE`,
+      [domain],
+    );
+    return row?.organisation_id;
+  }
+
+  /** Waits for the other single sign-ons of `email` in progress (a transaction-scoped lock). */
+  async takeTurnForAddress(tx: Queryable, email: string): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('sso-sign-in:' || $1, 0))`, [
+      email,
+    ]);
+  }
+
   /** The user a provider's subject is linked to in the organisation, if any. */
   async userOfIdentity(
     db: Queryable,

@@ -13,6 +13,7 @@ import { renderAccountMail } from './account-mail';
 import { wellFormedTokenHash } from './account-token.util';
 import { AccountTokensRepository, type AccountTokenPurpose } from './account-tokens.repository';
 import { AfterAnswer } from './after-answer';
+import { EmailVerificationService } from './email-verification.service';
 import { PasswordsService } from './passwords.service';
 import {
   findUserByEmail,
@@ -64,6 +65,7 @@ export class EmailChangeService {
     private readonly dataSource: DataSource,
     private readonly tokens: AccountTokensRepository,
     private readonly passwords: PasswordsService,
+    private readonly verification: EmailVerificationService,
     private readonly signIns: SignInSessionService,
     private readonly limiter: AuthAttemptLimiter,
     private readonly mailer: Mailer,
@@ -72,7 +74,8 @@ export class EmailChangeService {
   ) {}
 
   /**
-   * The signed-in person asks to move their account to `newEmail`: 403 WRONG_PASSWORD (counted
+   * The signed-in person asks to move their account to `newEmail`: 403 EMAIL_NOT_VERIFIED where
+   * verification is required and their address is unproven, 403 WRONG_PASSWORD (counted
    * as a failed sign-in), 400 for their own address, 429 past the person's hourly emails. The
    * lookup and the email happen after the answer. A new request retires the earlier links.
    */
@@ -83,6 +86,7 @@ export class EmailChangeService {
     ip: string | null,
   ): Promise<{ email: string }> {
     const email = normaliseEmail(newEmail);
+    await this.verification.assertVerified(this.dataSource.manager, signedIn.userId, 'changeEmail');
     const user = await this.passwords.confirmCurrent(signedIn, password, ip);
     if (email === user.email) throw new DomainError('VALIDATION_FAILED', SAME_EMAIL);
     await this.limiter.verificationEmail(user.id);

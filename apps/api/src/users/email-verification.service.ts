@@ -18,6 +18,17 @@ export const VERIFICATION_LINK_INVALID =
 export const ALREADY_VERIFIED = 'Your email address is already verified.';
 export const VERIFY_TO_JOIN =
   'Verify your email address before accepting an invitation: open the link we emailed you, or ask for a new one in the dashboard.';
+export const VERIFY_TO_ENROL_TWO_FACTOR =
+  'Verify your email address before turning on two-factor sign-in: open the link we emailed you, or ask for a new one in Settings → Security.';
+export const VERIFY_TO_CHANGE_EMAIL =
+  'Verify your email address before changing it: open the link we emailed you, or ask for a new one in Settings → Security.';
+
+/** What waits for a verified address where `EMAIL_VERIFICATION` is `required` (SPEC §8f), and its 403's text. */
+const WAITS_FOR_VERIFICATION = {
+  join: VERIFY_TO_JOIN,
+  twoFactor: VERIFY_TO_ENROL_TWO_FACTOR,
+  changeEmail: VERIFY_TO_CHANGE_EMAIL,
+} as const;
 
 /**
  * A used link proved the person's current address: it is verified, audited in each of their
@@ -26,7 +37,8 @@ export const VERIFY_TO_JOIN =
 export async function recordEmailProven(
   tx: Queryable,
   user: { id: string; name: string; email: string },
-  via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link',
+  via:
+    'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link' | 'single_sign_on',
   ip: string | null,
 ): Promise<boolean> {
   const proven = await markEmailVerified(tx, user.id, user.email);
@@ -112,13 +124,23 @@ export class EmailVerificationService {
     await recordEmailProven(tx, user, 'invitation_link', ip);
   }
 
-  /** 403 `EMAIL_NOT_VERIFIED` where verification is required and this person's address is unproven. */
-  async assertMayJoin(db: Queryable, userId: string): Promise<void> {
+  /**
+   * 403 `EMAIL_NOT_VERIFIED` where verification is required and this person's address is
+   * unproven: joining another organisation, and (defence in depth) turning two-factor on or
+   * moving the account to another address, which would make an unproven account harder for the
+   * address's owner to take over, or launder it into a proven one. Where verification is
+   * optional nothing waits for it (the server may have no way to prove an address).
+   */
+  async assertVerified(
+    db: Queryable,
+    userId: string,
+    toDo: keyof typeof WAITS_FOR_VERIFICATION,
+  ): Promise<void> {
     if (this.config.accounts.emailVerification !== 'required') return;
     const user = await findUser(db, userId);
     if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
     if (user.email_verified_at === null)
-      throw new DomainError('EMAIL_NOT_VERIFIED', VERIFY_TO_JOIN);
+      throw new DomainError('EMAIL_NOT_VERIFIED', WAITS_FOR_VERIFICATION[toDo]);
   }
 
   private async send(user: { id: string; name: string; email: string }): Promise<void> {

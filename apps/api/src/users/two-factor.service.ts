@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 import { auditAccountEvent } from './account-audit';
+import { EmailVerificationService } from './email-verification.service';
 import type {
   RecoveryCodesResponse,
   TwoFactorSetupResponse,
@@ -60,6 +61,7 @@ export class TwoFactorService {
     private readonly dataSource: DataSource,
     private readonly repository: TwoFactorRepository,
     private readonly passwords: PasswordsService,
+    private readonly verification: EmailVerificationService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.box = new WebhookSecretBox(config.apiKeyPepper, 'two-factor-secrets/v1');
@@ -78,7 +80,10 @@ export class TwoFactorService {
     };
   }
 
-  /** A new secret for the person's app (a set-up not yet confirmed is replaced). */
+  /**
+   * A new secret for the person's app (a set-up not yet confirmed is replaced); 403
+   * EMAIL_NOT_VERIFIED first where verification is required and the address is unproven.
+   */
   async startSetup(
     user: UserPrincipal,
     password: string,
@@ -86,6 +91,7 @@ export class TwoFactorService {
   ): Promise<TwoFactorSetupResponse> {
     if ((await this.repository.find(this.dataSource.manager, user.userId))?.enabled_at)
       throw new DomainError('CONFLICT', TWO_FACTOR_ALREADY_ON);
+    await this.verification.assertVerified(this.dataSource.manager, user.userId, 'twoFactor');
     await this.passwords.confirmCurrent(user, password, ip);
     const secret = newTotpSecret();
     const sealed = this.box.seal(secret, 'user', user.userId);

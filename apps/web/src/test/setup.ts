@@ -1,5 +1,6 @@
-// Set-up for the dashboard's Vitest run (apps/web/vitest.config.ts): Testing Library's DOM
-// matchers, what jsdom lacks and Mantine uses, and the MSW server that answers the API.
+// Set-up for the dashboard's component tests (apps/web/vite.config.ts, the `components` project):
+// Testing Library's DOM matchers, what jsdom lacks and Mantine uses, and the MSW server that
+// answers the API.
 import '@testing-library/jest-dom/vitest';
 import { configure } from '@testing-library/react';
 // Test set-up only: the generated client's instance, to give its relative URLs an origin.

@@ -6192,7 +6192,7 @@ export type ChangeMyEmailErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**
@@ -6691,7 +6691,7 @@ export type StartTwoFactorSetupErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. FORBIDDEN: the sign-in session was made by single sign-on, which does not change the account itself (SPEC §8f). EMAIL_NOT_VERIFIED: the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
      */
     403: ErrorBody;
     /**

@@ -311,28 +311,35 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
   });
 
   /**
-   * Runs `callbacks` while the test holds a SHARE lock on users (no account can be made), until
-   * `waiting` of the service's statements wait on a lock, then lets them go: they overlap for sure.
+   * Runs `requests` while the test holds a SHARE lock on users (no account can be made), each
+   * started once the ones before it wait on a lock, then lets them all go: they overlap for sure,
+   * in that order.
    */
-  async function overlapping<T>(callbacks: () => Promise<T>, waiting: number): Promise<T> {
+  async function overlapping<T>(requests: (() => PromiseLike<T>)[]): Promise<T[]> {
     const holder = db().createQueryRunner();
     await holder.connect();
-    try {
-      await holder.startTransaction();
-      await holder.query('LOCK TABLE users IN SHARE MODE');
-      const done = callbacks();
+    const waiting = async (count: number) => {
       const deadline = Date.now() + 120_000;
       for (;;) {
         const [{ n }] = await holder.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity
             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
-        if (n >= waiting) break;
-        if (Date.now() > deadline) throw new Error(`${n} of ${waiting} statements wait on a lock`);
+        if (n >= count) return;
+        if (Date.now() > deadline) throw new Error(`${n} of ${count} statements wait on a lock`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    };
+    try {
+      await holder.startTransaction();
+      await holder.query('LOCK TABLE users IN SHARE MODE');
+      const answers: Promise<T>[] = [];
+      for (const request of requests) {
+        answers.push(Promise.resolve(request())); // a supertest request starts when awaited
+        await waiting(answers.length);
+      }
       await holder.commitTransaction();
-      return await done;
+      return await Promise.all(answers);
     } finally {
       if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
@@ -345,10 +352,10 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     const email = `lin@${d}`;
     const a = await throughProvider(email);
     const b = await throughProvider(email);
-    const [first, second] = await overlapping(
-      () => Promise.all([finish(a.flow, a.query), finish(b.flow, b.query)]),
-      2,
-    );
+    const [first, second] = await overlapping([
+      () => finish(a.flow, a.query),
+      () => finish(b.flow, b.query),
+    ]);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(second.body.user.id).toBe(first.body.user.id);
     const userId = first.body.user.id as string;
@@ -362,6 +369,36 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         metadata: { email, via: 'single_sign_on' },
       },
     ]);
+  });
+
+  it("a first sign-in and a settings change removing its domain at once: no deadlock, both answer, the change forgets the sign-in's link", async () => {
+    const d = domain();
+    const kept = domain();
+    const { owner, roleId } = await connected([d, kept]);
+    const email = `mae@${d}`;
+    const a = await throughProvider(email);
+    // The sign-in holds its domain and waits to make the account; the change waits for it.
+    const [signedIn, changed] = await overlapping([
+      () => finish(a.flow, a.query),
+      () =>
+        http()
+          .put('/api/organisation/sso')
+          .set('cookie', owner.cookie)
+          .set('x-organisation-id', owner.organisationId)
+          .send({
+            issuer: op.issuer,
+            clientId: CLIENT.client_id,
+            allowedDomains: [kept],
+            defaultRoleId: roleId,
+          }),
+    ]);
+    expect([signedIn.status, changed.status]).toEqual([200, 200]);
+    expect(changed.body.connection.allowedDomains).toEqual([kept]);
+    const [link] = await db().query(
+      `SELECT count(*)::int AS n FROM sso_identities WHERE user_id = $1`,
+      [signedIn.body.user.id],
+    );
+    expect(link.n).toBe(0);
   });
 
   it("links an existing account by its address (its password session in the same browser proves it); that session acts for the provider's organisation only", async () => {

@@ -335,6 +335,28 @@ describe('WaitReadBatches', () => {
     }
   });
 
+  it('reads at once what is gathering when the instance stops waiting, and never gathers after (its pool closes next)', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const { waits, calls, reads, release } = batches();
+      const gathering = reads.load(ORG, idOf(1));
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toEqual([]);
+      waits.stopWaiting();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(calls).toEqual([{ organisationId: ORG, ids: [idOf(1)] }]);
+      await release();
+      await expect(gathering).resolves.toBe('row 0001');
+      const after = reads.load(ORG, idOf(2));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(calls).toHaveLength(2);
+      await release();
+      await expect(after).resolves.toBe('row 0002');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('gathers the loads queued behind busy turns into batches of at most WAIT_READ_BATCH_MAX per organisation, settled ones first', async () => {
     const { waits, calls, reads, release } = batches();
     // Every turn taken: what comes now queues.

@@ -274,10 +274,26 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     return undefined;
   }
 
+  /** What runs when the instance stops waiting (the read batches' flush), once. */
+  private readonly onStop = new Set<() => void>();
+
+  /** Whether the instance stopped waiting: what is read now is read at once, never gathered. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Runs `flush` when the instance stops waiting (at once if it has). */
+  whenStopping(flush: () => void): void {
+    if (this.stopping) flush();
+    else this.onStop.add(flush);
+  }
+
   /** Ends every wait now (each answers the current state): the server is about to stop listening. */
   stopWaiting(): void {
     this.stopping = true;
     this.wakeAll('stopping');
+    for (const flush of this.onStop) flush();
+    this.onStop.clear();
   }
 
   beforeApplicationShutdown(): void {
@@ -385,18 +401,25 @@ export class WaitReadBatches<V> {
       organisationId: string,
       ids: readonly string[],
     ) => Promise<ReadonlyMap<string, V>>,
-  ) {}
+  ) {
+    // A stopping instance closes its pool soon after: what was gathering is read now.
+    waits.whenStopping(() => {
+      clearTimeout(this.gathering);
+      this.gathering = undefined;
+      this.askTurns();
+    });
+  }
 
   /**
    * One interrupt's value (undefined when the organisation has none by that id), in a batch: a
    * settled load asks for its turn at once, a plain one after WAIT_READ_GATHER_MS (or at once when
-   * a batch's worth is queued) — and rides any turn that comes sooner.
+   * a batch's worth is queued, or the instance is stopping) — and rides any turn that comes sooner.
    */
   load(organisationId: string, id: string, settled = false): Promise<V | undefined> {
     return new Promise<V | undefined>((resolve, reject) => {
       const queue = this.queued[settled ? 'settled' : 'plain'];
       queue.push({ organisationId, id, resolve, reject });
-      if (settled || queue.length >= WAIT_READ_BATCH_MAX) this.askTurns();
+      if (settled || queue.length >= WAIT_READ_BATCH_MAX || this.waits.isStopping) this.askTurns();
       else if (this.gathering === undefined && !this.asked.plain) {
         this.gathering = setTimeout(() => {
           this.gathering = undefined;

@@ -179,6 +179,8 @@ export class SsoSignInService {
       // Sign-ins of one address take turns: two first sign-ins at once make one account, and the
       // second finds it linked (SPEC §8f).
       await this.sso.takeTurnForAddress(tx, email);
+      // The provider first, then its domain: the order every settings change locks them in.
+      await this.sso.holdConnection(tx, connection.organisation_id);
       // Only a domain this organisation proved by DNS signs anyone in: no link, no provisioning.
       // Checked in the transaction and held (FOR SHARE), so the domain cannot be removed between
       // the check and the link: its removal waits, then forgets the link.

@@ -238,6 +238,18 @@ export class SsoRepository {
   }
 
   /**
+   * Holds the organisation's provider row for a sign-in's transaction (FOR KEY SHARE: sign-ins do
+   * not wait for each other, a settings change waits for them). Taken before the domain, as every
+   * settings change takes the provider before its domains: one lock order, no deadlock between a
+   * first sign-in (which marks the provider verified) and a change removing its domain.
+   */
+  async holdConnection(tx: Queryable, organisationId: string): Promise<void> {
+    await tx.query(`SELECT 1 FROM sso_connections WHERE organisation_id = $1 FOR KEY SHARE`, [
+      organisationId,
+    ]);
+  }
+
+  /**
    * `organisationOfDomain` inside a sign-in's transaction, the verified row held FOR SHARE until
    * it ends: removing or re-proving the domain waits for the sign-in, not the other way round.
    */

@@ -45,6 +45,13 @@ jest.mock('./password.util', () => ({
   ),
   needsRehash: jest.fn(() => false),
   decoyPasswordHash: jest.fn(async () => 'scrypt$decoy'),
+  // As the real one, on the fakes above: a stored value that is no hash is checked against the decoy.
+  passwordMatches: jest.fn(async (password: string, stored: string | undefined) => {
+    const fake = jest.requireMock('./password.util');
+    if (stored?.startsWith('scrypt$') === true) return fake.verifyPassword(password, stored);
+    await fake.verifyPassword(password, await fake.decoyPasswordHash());
+    return false;
+  }),
 }));
 const fakeUsers = users as jest.Mocked<typeof users>;
 

@@ -1,6 +1,5 @@
 import {
   call,
-  getInterrupt,
   listApiKeys,
   listClassificationRules,
   listInterrupts,
@@ -76,11 +75,9 @@ export function useActorChoices(actorType: ActorType | undefined): Groups {
 
 /**
  * Targets too many to list whole, read by search: interrupts by title (the inbox's own word-prefix
- * search, `q`, 20 at most), only while something is typed and the target type is interrupt. The
- * interrupt already picked (a link from its page names it by id) is read by id, so the picker
- * shows its title.
+ * search, `q`, 20 at most), only while something is typed and the target type is interrupt.
  */
-function useInterruptTitles(enabled: boolean, search: string, pickedId: string | undefined) {
+function useInterruptTitles(enabled: boolean, search: string) {
   const q = search.trim();
   const found = useQuery({
     queryKey: ['audit-names', 'interrupts', q],
@@ -89,17 +86,7 @@ function useInterruptTitles(enabled: boolean, search: string, pickedId: string |
     enabled: enabled && q !== '',
     staleTime: 30_000,
   });
-  const picked = useQuery({
-    queryKey: ['audit-names', 'interrupt', pickedId ?? ''],
-    queryFn: ({ signal }) => call(getInterrupt({ path: { id: pickedId ?? '' }, signal })),
-    enabled: enabled && pickedId !== undefined,
-    staleTime: 60_000,
-  });
-  const titles = (found.data ?? []).map((i) => ({ value: i.id, label: i.title }));
-  const own = picked.data;
-  if (own !== undefined && own.id === pickedId && !titles.some((t) => t.value === own.id))
-    titles.unshift({ value: own.id, label: own.title });
-  return titles;
+  return found.data?.map((i) => ({ value: i.id, label: i.title }));
 }
 
 /** Webhooks (by address) and classification rules (by name): short lists, read only when picked. */
@@ -135,17 +122,16 @@ export interface TargetChoices {
 
 /**
  * What an entry's target can be picked from, by name, for the chosen target type (no choices and
- * not searched: use the id). `search` is what the picker's field holds; `targetId` the one picked.
+ * not searched: use the id). `search` is what the picker's field holds.
  */
 export function useTargetChoices(
   targetType: TargetType | undefined,
   search: string,
-  targetId: string | undefined,
 ): TargetChoices {
   const names = useNames();
   const listed = useListedTargets(targetType);
   const canInterrupts = useCan('interrupt.read');
-  const titles = useInterruptTitles(canInterrupts && targetType === 'interrupt', search, targetId);
+  const titles = useInterruptTitles(canInterrupts && targetType === 'interrupt', search);
   const of = (choices: Groups): TargetChoices => ({ choices, searched: false });
   switch (targetType) {
     case 'user':

@@ -2,14 +2,14 @@ import type { AuditEntryResponse } from '@interlock/api-client';
 import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 import { Anchor, Button, Code, Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
-import { useUrlParams } from '@/shared/utils/use-url-params';
 import { ArgusTerm } from '@/shared/components/argus-term';
 import { filtersFromParams } from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
@@ -20,27 +20,31 @@ import {
   NameFilter,
   TextFilter,
   TimeFilter,
+  type SetFilter,
 } from '../components/audit-filter-fields';
 import { LoadMore } from '@/shared/components/load-more';
 
 /** The audit log: every filter of the API, word-prefix search, endless scroll, entry detail, CSV export. */
 export function AuditLogRoute() {
-  const { params, setParam: set, replaceParams } = useUrlParams();
+  const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFromParams(params), [params]);
+  const set: SetFilter = (name, value) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (value === null || value.trim() === '') next.delete(name);
+        else next.set(name, value.trim());
+        return next;
+      },
+      { replace: true },
+    );
 
-  // Clearing every filter starts the typed fields afresh too — once the cleared address is shown
-  // (the router shows it as a transition: remounted before, they would start from the old values).
+  // Clearing every filter starts the typed fields afresh too.
   const [generation, setGeneration] = useState(0);
-  const clearing = useRef(false);
-  useEffect(() => {
-    if (!clearing.current) return;
-    clearing.current = false;
-    setGeneration((g) => g + 1);
-  }, [params]);
   const actorChoices = useActorChoices(filters.actorType);
   const [targetSearch, setTargetSearch] = useState('');
   const [searchedTitle] = useDebouncedValue(targetSearch, 300);
-  const target = useTargetChoices(filters.targetType, searchedTitle, filters.targetId);
+  const target = useTargetChoices(filters.targetType, searchedTitle);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
@@ -106,9 +110,9 @@ export function AuditLogRoute() {
             size="xs"
             mt="sm"
             onClick={() => {
-              clearing.current = true;
+              setGeneration((g) => g + 1);
               setTargetSearch('');
-              replaceParams(new URLSearchParams());
+              setParams({}, { replace: true });
             }}
           >
             Clear every filter

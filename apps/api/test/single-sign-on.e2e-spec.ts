@@ -97,14 +97,9 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     return manager.id;
   }
 
-  /** A new organisation whose single sign-on is the test provider, for `domains` (proven by DNS). */
-  async function connected(
-    domains: string[],
-    organisationName?: string,
-  ): Promise<{ owner: SignedUpOwner; roleId: string }> {
-    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
-    const roleId = await managerRoleOf(owner);
-    const put = await http()
+  /** Sets the owner's organisation's single sign-on to the test provider, for `domains`. */
+  const configure = (owner: SignedUpOwner, roleId: string, domains: string[]) =>
+    http()
       .put('/api/organisation/sso')
       .set('cookie', owner.cookie)
       .set('x-organisation-id', owner.organisationId)
@@ -115,7 +110,15 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
         allowedDomains: domains,
         defaultRoleId: roleId,
       });
-    expect(put.status).toBe(200);
+
+  /** A new organisation whose single sign-on is the test provider, for `domains` (proven by DNS). */
+  async function connected(
+    domains: string[],
+    organisationName?: string,
+  ): Promise<{ owner: SignedUpOwner; roleId: string }> {
+    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
+    const roleId = await managerRoleOf(owner);
+    expect((await configure(owner, roleId, domains)).status).toBe(200);
     await prove(owner, domains);
     return { owner, roleId };
   }
@@ -380,17 +383,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     // The sign-in holds its domain and waits to make the account; the change waits for it.
     const [signedIn, changed] = await overlapping([
       () => finish(a.flow, a.query),
-      () =>
-        http()
-          .put('/api/organisation/sso')
-          .set('cookie', owner.cookie)
-          .set('x-organisation-id', owner.organisationId)
-          .send({
-            issuer: op.issuer,
-            clientId: CLIENT.client_id,
-            allowedDomains: [kept],
-            defaultRoleId: roleId,
-          }),
+      () => configure(owner, roleId, [kept]),
     ]);
     expect([signedIn.status, changed.status]).toEqual([200, 200]);
     expect(changed.body.connection.allowedDomains).toEqual([kept]);

@@ -202,6 +202,8 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
           {
             domain: d,
             verifiedAt: null,
+            lastCheckedAt: null,
+            failedChecks: 0,
             recordName: `_interlock-challenge.${d}`,
             recordValue: expect.stringMatching(/^interlock-domain-verification=[0-9a-f]{32}$/),
           },
@@ -401,7 +403,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(link.n).toBe(0);
   });
 
-  it("links an existing account by its address (its password session in the same browser proves it); that session acts for the provider's organisation only", async () => {
+  it("links an existing account by its address (its password session in the same browser proves it, and stays); a single sign-on session acts for the provider's organisation only", async () => {
     const d = domain();
     const { owner } = await connected([d]);
     const existing = await signUpOwner(t.app.getHttpServer(), {
@@ -409,12 +411,23 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       name: 'Linus',
     });
 
-    const signedIn = await ssoSignIn(existing.email, existing.cookie);
-    expect(signedIn.body.user.id).toBe(existing.memberId);
-    expect(signedIn.body.organisations.map((o) => o.id)).toEqual([owner.organisationId]);
+    // Linking in the browser of the password session keeps that session: no new cookie.
+    const walk = await throughProvider(existing.email);
+    const linked = await finishAtService(
+      t.app.getHttpServer(),
+      walk.flow,
+      walk.query,
+      existing.cookie,
+    );
+    expect(linked.status).toBe(200);
+    expect(linked.body.user.id).toBe(existing.memberId);
+    expect(String(linked.headers['set-cookie'] ?? '')).not.toMatch(/(^|,\s*)session=/);
     expect(
       (await entries(owner.organisationId, 'member.sso_linked')).map((e) => e.summary),
     ).toEqual(['Linus signed in with single sign-on for the first time']);
+    const signedIn = await ssoSignIn(existing.email);
+    expect(signedIn.body.user.id).toBe(existing.memberId);
+    expect(signedIn.body.organisations.map((o) => o.id)).toEqual([owner.organisationId]);
     const { cookie } = signedIn;
     const here = await http()
       .get('/api/auth/session')
@@ -470,6 +483,60 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect(mine.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual(
       [owner.organisationId, existing.organisationId].sort(),
     );
+  });
+
+  it("Settings → Security lists the person's organisation whose proven domain signs in their address, linked or not; linking there keeps the password session", async () => {
+    const d = domain();
+    const other = domain();
+    const { owner, roleId } = await connected([d, other], 'Acme SSO');
+    const pat = await signUpOwner(t.app.getHttpServer(), {
+      email: `pat@${d}`,
+      name: 'Pat',
+      organisationName: 'Pat Inc',
+    });
+    const mine = (cookie: string) => http().get('/api/me/single-sign-on').set('cookie', cookie);
+    // Not a member there (yet), or an address at no proven domain: nothing to link.
+    expect((await mine(pat.cookie)).body).toEqual({ organisations: [] });
+    expect((await mine(owner.cookie)).body).toEqual({ organisations: [] });
+    await joinWithAccount(t.app.getHttpServer(), owner.cookie, roleId, pat);
+    const unlinked = await mine(pat.cookie);
+    expect(unlinked.status).toBe(200);
+    expect(unlinked.body).toEqual({
+      organisations: [
+        {
+          organisationId: owner.organisationId,
+          organisationName: 'Acme SSO',
+          issuer: op.issuer,
+          linkedAt: null,
+        },
+      ],
+    });
+
+    const walk = await throughProvider(pat.email);
+    const linked = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query, pat.cookie);
+    expect(linked.status).toBe(200);
+    expect(linked.body.user.id).toBe(pat.memberId);
+    expect(String(linked.headers['set-cookie'] ?? '')).not.toMatch(/(^|,\s*)session=/);
+    const [link] = await db().query(
+      `SELECT created_at FROM sso_identities WHERE organisation_id = $1 AND user_id = $2`,
+      [owner.organisationId, pat.memberId],
+    );
+    const shown = await mine(pat.cookie);
+    expect(shown.body.organisations).toEqual([
+      { ...unlinked.body.organisations[0], linkedAt: (link.created_at as Date).toISOString() },
+    ]);
+    // The password session still acts for every organisation of theirs.
+    const me = await http().get('/api/me').set('cookie', pat.cookie);
+    expect(me.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual(
+      [pat.organisationId, owner.organisationId].sort(),
+    );
+    // Signed in by the provider (no password now): the same account, and the link shown there.
+    const sso = await ssoSignIn(pat.email);
+    expect(sso.body.user.id).toBe(pat.memberId);
+    expect((await mine(sso.cookie)).body).toEqual(shown.body);
+    // Its domain leaving the provider's list takes the link with it: nothing to show.
+    expect((await configure(owner, roleId, [other])).status).toBe(200);
+    expect((await mine(pat.cookie)).body).toEqual({ organisations: [] });
   });
 
   it('refuses another domain, an address the provider did not verify, a missing or foreign flow, and a provider error', async () => {

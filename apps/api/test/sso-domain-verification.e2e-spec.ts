@@ -23,6 +23,8 @@ const SSO_SESSION =
 interface DomainShown {
   domain: string;
   verifiedAt: string | null;
+  lastCheckedAt: string | null;
+  failedChecks: number;
   recordName: string;
   recordValue: string;
 }
@@ -195,7 +197,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const again = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${own}`);
     expect(again.body.user.id).toBe(bob.body.user.id);
 
-    // Saving the domains forgets the links of accounts at no domain the organisation holds proven.
+    // Saving the domains forgets the links of accounts at no domain the organisation names.
     const later = newDomain('later');
     const roleId = await managerRoleOf(evil);
     const save = (allowedDomains: string[]) =>
@@ -228,6 +230,8 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     expect(record).toEqual({
       domain: d,
       verifiedAt: null,
+      lastCheckedAt: null,
+      failedChecks: 0,
       recordName: `_interlock-challenge.${d}`,
       recordValue: expect.stringMatching(/^interlock-domain-verification=[0-9a-f]{32}$/),
     });

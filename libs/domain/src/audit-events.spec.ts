@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(75);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(76);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);

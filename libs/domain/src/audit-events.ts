@@ -485,6 +485,14 @@ export interface AuditEventCatalogue {
     target: 'organisation';
     metadata: { domain: string; recordName: string };
   };
+  /**
+   * A proven domain's TXT record was not found at `failedChecks` periodic look-ups in a row: its
+   * proof withdrawn by the system, its links forgotten (SPEC §8f).
+   */
+  'settings.sso_domain_unverified': {
+    target: 'organisation';
+    metadata: { domain: string; recordName: string; failedChecks: number };
+  };
   /** "Require two-factor sign-in for members" turned on or off (SPEC §8f). */
   'settings.two_factor_requirement_changed': {
     target: 'organisation';
@@ -928,6 +936,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'settings',
     target: 'organisation',
     summary: (e) => `${e.metadata.domain} verified for single sign-on by ${e.actor.name}`,
+  },
+  'settings.sso_domain_unverified': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) =>
+      `${e.metadata.domain} no longer verified for single sign-on: its TXT record was not found at ${e.metadata.failedChecks} look-ups in a row`,
   },
   'settings.two_factor_requirement_changed': {
     category: 'settings',

@@ -246,16 +246,28 @@ describe('loadConfig', () => {
   });
 
   it('looks single sign-on domain proofs up at SSO_DNS_SERVERS, or the system resolvers; a bad entry is a config error (SPEC §8f)', () => {
-    expect(loadConfig({}).sso).toEqual({ dnsServers: [], dnsTimeoutMs: 2_000 });
+    expect(loadConfig({}).sso).toEqual({
+      dnsServers: [],
+      dnsTimeoutMs: 2_000,
+      domainRecheckIntervalMs: 86_400_000,
+      domainRecheckFailures: 3,
+    });
     expect(
       loadConfig({
         SSO_DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353,[2001:db8::53]:53,2001:db8::1',
         SSO_DNS_TIMEOUT: '500ms',
+        SSO_DOMAIN_RECHECK_INTERVAL: '6h',
+        SSO_DOMAIN_RECHECK_FAILURES: '1',
       }).sso,
     ).toEqual({
       dnsServers: ['10.0.0.53', '127.0.0.1:5353', '[2001:db8::53]:53', '2001:db8::1'],
       dnsTimeoutMs: 500,
+      domainRecheckIntervalMs: 6 * 3_600_000,
+      domainRecheckFailures: 1,
     });
+    expect(
+      problemsOf({ SSO_DOMAIN_RECHECK_INTERVAL: '30s', SSO_DOMAIN_RECHECK_FAILURES: '0' }),
+    ).toHaveLength(2);
     for (const bad of [
       'dns.example.com',
       '127.0.0.1:0',

@@ -86,6 +86,10 @@ export interface AppConfig {
     readonly dnsServers: readonly string[];
     /** Each try of a TXT look-up (two tries). */
     readonly dnsTimeoutMs: number;
+    /** `SSO_DOMAIN_RECHECK_INTERVAL`: how often a proven domain's record is looked up again. */
+    readonly domainRecheckIntervalMs: number;
+    /** `SSO_DOMAIN_RECHECK_FAILURES`: look-ups in a row without the record that withdraw the proof. */
+    readonly domainRecheckFailures: number;
   };
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
@@ -628,6 +632,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     sso: {
       dnsServers: ssoDnsServers,
       dnsTimeoutMs: duration('SSO_DNS_TIMEOUT', '2s', 100, 30_000),
+      domainRecheckIntervalMs: duration(
+        'SSO_DOMAIN_RECHECK_INTERVAL',
+        '1d',
+        60_000,
+        30 * 86_400_000,
+      ),
+      domainRecheckFailures: integer('SSO_DOMAIN_RECHECK_FAILURES', 3, 1, 30),
     },
     logLevel: oneOf(
       'LOG_LEVEL',

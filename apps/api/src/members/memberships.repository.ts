@@ -116,13 +116,17 @@ const CURRENT_MEMBERS = `memberships m
          ${joinUsers('u', 'm.user_id')}
          ${joinRoles('r', 'm.organisation_id', 'm.role_id')}`;
 
-/** The organisation's current members, in the order they joined. */
-export function listCurrentMembers(db: Queryable, organisationId: string): Promise<MemberRow[]> {
+/** The organisation's current members (`owners`: its Owners only), in the order they joined. */
+export function listCurrentMembers(
+  db: Queryable,
+  organisationId: string,
+  only: 'all' | 'owners' = 'all',
+): Promise<MemberRow[]> {
   return queryRows<MemberRow>(
     db,
     `SELECT ${LISTED}
        FROM ${CURRENT_MEMBERS}
-      WHERE m.organisation_id = $1 AND m.left_at IS NULL
+      WHERE m.organisation_id = $1 AND m.left_at IS NULL ${only === 'owners' ? `AND r.built_in = 'owner'` : ''}
       ORDER BY m.joined_at, u.id`,
     [organisationId],
   );

@@ -286,6 +286,8 @@ function toResponse(row: SsoConnectionRow, domains: SsoDomainRow[]): SsoConnecti
     domains: domains.map((d) => ({
       domain: d.domain,
       verifiedAt: d.verified_at?.toISOString() ?? null,
+      lastCheckedAt: d.last_checked_at?.toISOString() ?? null,
+      failedChecks: d.failed_checks,
       recordName: challengeRecordName(d.domain),
       recordValue: challengeRecordValue(d.verification_token),
     })),

@@ -23,6 +23,15 @@ import { Mailer } from '../mail/mailer';
 import { renderAccountMail } from '../users/account-mail';
 import { AfterAnswer } from '../users/after-answer';
 
+/**
+ * A finished single sign-on: the answer, and the new sign-in session — none when the browser's
+ * password session of the same account is kept (SPEC §8f).
+ */
+export interface SsoFinished {
+  body: OrganisationJoinedResponse;
+  session: Omit<SignedIn<unknown>, 'body'> | undefined;
+}
+
 /** The password hash of an account made by single sign-on: no password matches it (a reset sets one). */
 export const NO_PASSWORD = 'none:single-sign-on';
 
@@ -142,7 +151,7 @@ export class SsoSignInService {
     callbackQuery: string,
     ip: string | null,
     passwordUserId: string | null = null,
-  ): Promise<SignedIn<OrganisationJoinedResponse>> {
+  ): Promise<SsoFinished> {
     const flow = this.seal.open(sealedFlow);
     if (flow === undefined) throw failed(SSO_MESSAGES.flow);
     const connection = await this.sso.read(this.dataSource, flow.organisationId);
@@ -198,11 +207,16 @@ export class SsoSignInService {
         connection.issuer,
         connection.client_id,
       );
-      const session = await this.signIns.create(tx, person.id, connection.organisation_id);
+      // The browser's password session of this very account stays (linking from the dashboard):
+      // a single sign-on session would take its place and act for this organisation alone.
+      const session =
+        person.id === passwordUserId
+          ? undefined
+          : await this.signIns.create(tx, person.id, connection.organisation_id);
       const joined = await describeJoined(tx, person.id, connection.organisation_id);
-      // The session acts for this organisation alone: the answer lists no other.
+      // A new session acts for this organisation alone: the answer lists no other.
       return {
-        signedIn: { ...session, body: { ...joined, organisations: [joined.organisation] } },
+        signedIn: { session, body: { ...joined, organisations: [joined.organisation] } },
         linked: person.linked,
       };
     });

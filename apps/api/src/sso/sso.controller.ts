@@ -1,8 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
-import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
+import {
+  ClientIp,
+  CurrentMember,
+  CurrentUser,
+} from '../auth/decorators/current-principal.decorator';
+import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
+import {
+  granterOf,
+  memberActorOf,
+  type MemberPrincipal,
+  type UserPrincipal,
+} from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { HttpRequest, HttpResponse } from '../http/platform';
@@ -10,6 +19,7 @@ import { NoContent } from '../openapi/no-content.decorator';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   FinishSsoDto,
+  MySingleSignOnResponse,
   PutSsoConnectionDto,
   PutSsoRequirementDto,
   SsoSettingsResponse,
@@ -17,6 +27,7 @@ import {
   StartSsoDto,
   VerifySsoDomainDto,
 } from './dto/sso.dto';
+import { SsoLinksService } from './sso-links.service';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
 import { Operation } from '../openapi/operation.decorator';
@@ -62,7 +73,7 @@ export class SsoSignInController {
   @ApiOkResponse({
     type: OrganisationJoinedResponse,
     description:
-      'Signed in: sets the HttpOnly session cookie. The session acts for this organisation only.',
+      "Signed in: sets the HttpOnly session cookie; the session acts for this organisation only. When the browser's password sign-in session is of the same account (linking it from the dashboard), that session is kept and no cookie is set.",
   })
   async finish(
     @Body() body: FinishSsoDto,
@@ -75,14 +86,15 @@ export class SsoSignInController {
     // A password sign-in session of this browser proves an existing account is the person's.
     const token = this.cookies.read(req);
     const current = token === undefined ? undefined : await this.sessions.authenticateUser(token);
-    const signedIn = await this.signIn.finish(
+    const finished = await this.signIn.finish(
       this.cookies.readSsoFlow(req),
       body.callbackQuery,
       ip,
       current !== undefined && current.ssoOrganisationId === null ? current.userId : null,
     );
-    this.cookies.set(res, signedIn.token, signedIn.expiresAt);
-    return signedIn.body;
+    if (finished.session !== undefined)
+      this.cookies.set(res, finished.session.token, finished.session.expiresAt);
+    return finished.body;
   }
 }
 
@@ -185,5 +197,26 @@ export class SsoSettingsController {
     @ClientIp() ip: string | null,
   ): Promise<void> {
     await this.settings.remove(member.organisationId, memberActorOf(member), ip);
+  }
+}
+
+/** Settings → Security: where single sign-on signs the person in, and whether it is linked (SPEC §8f). */
+@Controller('api/me/single-sign-on')
+@ApiTags('auth')
+export class SsoAccountController {
+  constructor(private readonly links: SsoLinksService) {}
+
+  @Get()
+  @UserRoute()
+  @Operation({
+    operationId: 'listMySingleSignOn',
+    summary:
+      'Your organisations whose single sign-on signs in your address, and whether your account is linked to it',
+    description:
+      'To link, start single sign-on (startSingleSignOn with your address) in the browser that holds your password sign-in session: the callback links the account and keeps that session.',
+    ok: MySingleSignOnResponse,
+  })
+  list(@CurrentUser() user: UserPrincipal): Promise<MySingleSignOnResponse> {
+    return this.links.of(user);
   }
 }

@@ -85,6 +85,14 @@ export class SsoDomainEntity {
   /** When the TXT record was found (null: not proven, so the domain signs nobody in). */
   @Column('timestamptz', { nullable: true })
   verifiedAt!: Date | null;
+
+  /** The latest periodic look-up of a proven domain's record (null: none since it was proven). */
+  @Column('timestamptz', { nullable: true })
+  lastCheckedAt!: Date | null;
+
+  /** Periodic look-ups in a row that did not find the record; enough of them withdraw the proof. */
+  @Column('integer', { default: 0 })
+  failedChecks!: number;
 }
 
 /** A provider's subject (`iss`, `sub`) linked to a user, per organisation. */

@@ -20,6 +20,17 @@ export interface SsoDomainRow {
   domain: string;
   verification_token: string;
   verified_at: Date | null;
+  /** The latest periodic look-up of a proven domain's record (null: none since it was proven). */
+  last_checked_at: Date | null;
+  /** Periodic look-ups in a row that did not find the record. */
+  failed_checks: number;
+}
+
+/** A proven domain whose record is due to be looked up again (SPEC §8f). */
+export interface DueDomainCheck {
+  organisation_id: string;
+  domain: string;
+  verification_token: string;
 }
 
 const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, require_sso, verified_at, created_at, updated_at`;
@@ -140,7 +151,7 @@ export class SsoRepository {
   domainsOf(db: Queryable, organisationId: string): Promise<SsoDomainRow[]> {
     return queryRows<SsoDomainRow>(
       db,
-      `SELECT domain, verification_token, verified_at FROM sso_domains
+      `SELECT domain, verification_token, verified_at, last_checked_at, failed_checks FROM sso_domains
         WHERE organisation_id = $1 ORDER BY domain`,
       [organisationId],
     );
@@ -176,7 +187,8 @@ export class SsoRepository {
     if (row.verified_at !== null) return 'already';
     try {
       await tx.query(
-        `UPDATE sso_domains SET verified_at = now() WHERE organisation_id = $1 AND domain = $2`,
+        `UPDATE sso_domains SET verified_at = now(), last_checked_at = NULL, failed_checks = 0
+          WHERE organisation_id = $1 AND domain = $2`,
         [organisationId, domain],
       );
     } catch (error) {
@@ -286,14 +298,15 @@ export class SsoRepository {
 
   /**
    * Forgets the organisation's links whose account's address is at no domain the organisation
-   * holds proven (the same rule as the migration that introduced proof, SPEC §8f).
+   * names (SPEC §8f). A link is made only at a proven domain, so a named domain without proof is
+   * one whose proof lapsed at a periodic look-up: its links stay, unused until it is proven again.
    */
   async forgetUnheldLinks(tx: Queryable, organisationId: string): Promise<void> {
     await tx.query(
       `DELETE FROM sso_identities i USING users u
         WHERE i.organisation_id = $1 AND u.id = i.user_id
           AND NOT EXISTS (SELECT 1 FROM sso_domains d
-                           WHERE d.organisation_id = i.organisation_id AND d.verified_at IS NOT NULL
+                           WHERE d.organisation_id = i.organisation_id
                              AND d.domain = lower(substring(u.email from '@([^@]*)$')))`,
       [organisationId],
     );
@@ -314,5 +327,72 @@ export class SsoRepository {
       [organisationId, issuer, subject, userId],
     );
     return rows.length === 1;
+  }
+
+  /** Since when the user is linked to the organisation's provider `issuer`, if they are. */
+  async linkedSince(
+    db: Queryable,
+    organisationId: string,
+    issuer: string,
+    userId: string,
+  ): Promise<Date | undefined> {
+    const [row] = await queryRows<{ since: Date | null }>(
+      db,
+      `SELECT min(created_at) AS since FROM sso_identities
+        WHERE organisation_id = $1 AND issuer = $2 AND user_id = $3`,
+      [organisationId, issuer, userId],
+    );
+    return row?.since ?? undefined;
+  }
+
+  /**
+   * Proven domains last looked up (or proven) at or before `before`, the longest unchecked
+   * first, at most `limit`.
+   */
+  dueDomainChecks(db: Queryable, before: Date, limit: number): Promise<DueDomainCheck[]> {
+    return queryRows<DueDomainCheck>(
+      db,
+      `SELECT organisation_id, domain, verification_token FROM sso_domains
+        WHERE verified_at IS NOT NULL AND coalesce(last_checked_at, verified_at) <= $1
+        ORDER BY coalesce(last_checked_at, verified_at), domain
+        LIMIT $2`,
+      [before, limit],
+    );
+  }
+
+  /**
+   * Records a look-up of a proven domain made at `at`: its record found clears the count of
+   * failed look-ups, not found adds one. Answers the count, or undefined when the domain is no
+   * longer proven with `token` (removed, or named again with a new token, meanwhile).
+   */
+  async recordDomainCheck(
+    tx: Queryable,
+    check: DueDomainCheck,
+    found: boolean,
+    at: Date,
+  ): Promise<number | undefined> {
+    const [row] = await queryRows<{ failed_checks: number }>(
+      tx,
+      `UPDATE sso_domains
+          SET last_checked_at = $4, failed_checks = CASE WHEN $5 THEN 0 ELSE failed_checks + 1 END
+        WHERE organisation_id = $1 AND domain = $2 AND verification_token = $3
+          AND verified_at IS NOT NULL
+       RETURNING failed_checks`,
+      [check.organisation_id, check.domain, check.verification_token, at, found],
+    );
+    return row?.failed_checks;
+  }
+
+  /**
+   * Withdraws the proof of a domain (its record was not found too often). Its links stay, unused:
+   * every sign-in needs the domain proven by this organisation, so they sign nobody in until the
+   * organisation proves it again (SPEC §8f).
+   */
+  async unverifyDomain(tx: Queryable, organisationId: string, domain: string): Promise<void> {
+    await tx.query(
+      `UPDATE sso_domains SET verified_at = NULL, last_checked_at = NULL, failed_checks = 0
+        WHERE organisation_id = $1 AND domain = $2`,
+      [organisationId, domain],
+    );
   }
 }

@@ -128,6 +128,33 @@ This wasn't me: {{url}}
 If this was not you, choose a new password now: {{resetUrl}} (it signs you out everywhere), and tell {{organisationName}}’s owner.
 `,
   },
+  ssoDomainRecordMissing: {
+    subject:
+      'The DNS record proving {{domain}} for {{organisationName}}’s single sign-on is missing',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">{{domain}}: verification record missing</h1>
+<p>Hello {{name}}, at {{at}} (UTC) Interlock looked up the TXT record <code>{{recordName}}</code> and did not find <code>{{recordValue}}</code>. It proves that {{organisationName}} controls {{domain}}, whose addresses its single sign-on signs in.</p>
+<p>Nothing has changed yet. If the record is still missing at the next {{checksLeft}} look-up(s) (one every {{every}}), {{domain}} stops being verified: nobody there signs in with single sign-on until it is verified again.</p>
+<p><a href="{{settingsUrl}}" style="${BUTTON}">Open Organisation → Single sign-on</a></p>`),
+    text: `Hello {{name}}, at {{at}} (UTC) Interlock looked up the TXT record {{recordName}} and did not find {{recordValue}}. It proves that {{organisationName}} controls {{domain}}, whose addresses its single sign-on signs in.
+
+Nothing has changed yet. If the record is still missing at the next {{checksLeft}} look-up(s) (one every {{every}}), {{domain}} stops being verified: nobody there signs in with single sign-on until it is verified again.
+
+Organisation → Single sign-on: {{settingsUrl}}
+`,
+  },
+  ssoDomainUnverified: {
+    subject: '{{domain}} is no longer verified for {{organisationName}}’s single sign-on',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">{{domain}} is no longer verified</h1>
+<p>Hello {{name}}, the TXT record <code>{{recordName}}</code> holding <code>{{recordValue}}</code> was not found at {{failedChecks}} look-ups in a row, the last at {{at}} (UTC). {{domain}} is therefore no longer verified for {{organisationName}}’s single sign-on: nobody at {{domain}} signs in with it until it is verified again.</p>
+<p>Publish the record again, then choose Verify in Organisation → Single sign-on: the accounts it had linked then sign in with it again. Owners still sign in with their password meanwhile.</p>
+<p><a href="{{settingsUrl}}" style="${BUTTON}">Open Organisation → Single sign-on</a></p>`),
+    text: `Hello {{name}}, the TXT record {{recordName}} holding {{recordValue}} was not found at {{failedChecks}} look-ups in a row, the last at {{at}} (UTC). {{domain}} is therefore no longer verified for {{organisationName}}’s single sign-on: nobody at {{domain}} signs in with it until it is verified again.
+
+Publish the record again, then choose Verify in Organisation → Single sign-on: the accounts it had linked then sign in with it again. Owners still sign in with their password meanwhile.
+
+Organisation → Single sign-on: {{settingsUrl}}
+`,
+  },
 } as const;
 
 export type AccountMailName = keyof typeof TEMPLATES;

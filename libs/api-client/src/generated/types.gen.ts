@@ -382,7 +382,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.sso_domain_verified' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.suggestion_restored' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.break_glass_sign_in' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.email_changed' | 'member.renamed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'settings.sso_requirement_changed' | 'settings.sso_domain_verified' | 'settings.sso_domain_unverified' | 'settings.two_factor_requirement_changed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -1759,6 +1759,26 @@ export type MemberResponse = {
     roleName: string;
 };
 
+export type MySingleSignOnOrganisation = {
+    /**
+     * The organisation's OpenID provider (its issuer URL).
+     */
+    issuer: string;
+    /**
+     * Since when your account is linked to that provider (it signs you in to this organisation); null: not linked yet — single sign-on from a browser holding your password sign-in session links it.
+     */
+    linkedAt: string | null;
+    organisationId: string;
+    organisationName: string;
+};
+
+export type MySingleSignOnResponse = {
+    /**
+     * The organisations you are a member of whose provider signs in your address (its domain verified by them): at most one, since a verified domain is one organisation’s.
+     */
+    organisations: Array<MySingleSignOnOrganisation>;
+};
+
 export type NextEscalationStep = {
     action: 'remind' | 'escalate';
     afterMinutes: number;
@@ -2580,6 +2600,14 @@ export type SsoConnectionResponse = {
 
 export type SsoDomainResponse = {
     domain: string;
+    /**
+     * Periodic look-ups in a row that did not find the record (0: found at the last one). At `SSO_DOMAIN_RECHECK_FAILURES` the proof is withdrawn and the domain must be verified again.
+     */
+    failedChecks: number;
+    /**
+     * A proven domain's record is looked up again periodically (`SSO_DOMAIN_RECHECK_INTERVAL`): when it last was since the proof (null: not yet).
+     */
+    lastCheckedAt: string | null;
     /**
      * The DNS name of the TXT record to publish.
      */
@@ -4016,7 +4044,7 @@ export type FinishSingleSignOnError = FinishSingleSignOnErrors[keyof FinishSingl
 
 export type FinishSingleSignOnResponses = {
     /**
-     * Signed in: sets the HttpOnly session cookie. The session acts for this organisation only.
+     * Signed in: sets the HttpOnly session cookie; the session acts for this organisation only. When the browser's password sign-in session is of the same account (linking it from the dashboard), that session is kept and no cookie is set.
      */
     200: OrganisationJoinedResponse;
 };
@@ -6491,6 +6519,40 @@ export type EndMySignInSessionResponses = {
 };
 
 export type EndMySignInSessionResponse = EndMySignInSessionResponses[keyof EndMySignInSessionResponses];
+
+export type ListMySingleSignOnData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me/single-sign-on';
+};
+
+export type ListMySingleSignOnErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListMySingleSignOnError = ListMySingleSignOnErrors[keyof ListMySingleSignOnErrors];
+
+export type ListMySingleSignOnResponses = {
+    200: MySingleSignOnResponse;
+};
+
+export type ListMySingleSignOnResponse = ListMySingleSignOnResponses[keyof ListMySingleSignOnResponses];
 
 export type GetMyTwoFactorData = {
     body?: never;

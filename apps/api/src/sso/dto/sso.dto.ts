@@ -145,6 +145,22 @@ export class SsoDomainResponse {
   verifiedAt!: string | null;
 
   @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "A proven domain's record is looked up again periodically (`SSO_DOMAIN_RECHECK_INTERVAL`): when it last was since the proof (null: not yet).",
+  })
+  lastCheckedAt!: string | null;
+
+  @ApiProperty({
+    minimum: 0,
+    description:
+      'Periodic look-ups in a row that did not find the record (0: found at the last one). At `SSO_DOMAIN_RECHECK_FAILURES` the proof is withdrawn and the domain must be verified again.',
+  })
+  failedChecks!: number;
+
+  @ApiProperty({
     example: '_interlock-challenge.example.com',
     description: 'The DNS name of the TXT record to publish.',
   })
@@ -209,4 +225,35 @@ export class SsoSettingsResponse {
       'The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).',
   })
   redirectUri!: string;
+}
+
+/** One organisation of the person's whose single sign-on signs in their address (SPEC §8f). */
+export class MySingleSignOnOrganisation {
+  @ApiProperty({ format: 'uuid' })
+  organisationId!: string;
+
+  @ApiProperty()
+  organisationName!: string;
+
+  @ApiProperty({ description: "The organisation's OpenID provider (its issuer URL)." })
+  issuer!: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'Since when your account is linked to that provider (it signs you in to this organisation); null: not linked yet — single sign-on from a browser holding your password sign-in session links it.',
+  })
+  linkedAt!: string | null;
+}
+
+/** `GET /api/me/single-sign-on`: where single sign-on can sign the person in, and whether it is linked. */
+export class MySingleSignOnResponse {
+  @ApiProperty({
+    type: [MySingleSignOnOrganisation],
+    description:
+      'The organisations you are a member of whose provider signs in your address (its domain verified by them): at most one, since a verified domain is one organisation’s.',
+  })
+  organisations!: MySingleSignOnOrganisation[];
 }

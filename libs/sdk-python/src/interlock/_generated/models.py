@@ -1146,6 +1146,34 @@ class MemberResponse(InterlockModel):
     """
 
 
+class MySingleSignOnOrganisation(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    issuer: str
+    """
+    The organisation's OpenID provider (its issuer URL).
+    """
+    linked_at: Optional[AwareDatetime] = Field(..., alias='linkedAt')
+    """
+    Since when your account is linked to that provider (it signs you in to this organisation); null: not linked yet — single sign-on from a browser holding your password sign-in session links it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    organisation_name: str = Field(..., alias='organisationName')
+
+
+class MySingleSignOnResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    organisations: list[MySingleSignOnOrganisation]
+    """
+    The organisations you are a member of whose provider signs in your address (its domain verified by them): at most one, since a verified domain is one organisation’s.
+    """
+
+
 class NextEscalationStep(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1806,6 +1834,14 @@ class SsoDomainResponse(InterlockModel):
         populate_by_name=True,
     )
     domain: str = Field(..., examples=['example.com'])
+    failed_checks: float = Field(..., alias='failedChecks', ge=0.0)
+    """
+    Periodic look-ups in a row that did not find the record (0: found at the last one). At `SSO_DOMAIN_RECHECK_FAILURES` the proof is withdrawn and the domain must be verified again.
+    """
+    last_checked_at: Optional[AwareDatetime] = Field(..., alias='lastCheckedAt')
+    """
+    A proven domain's record is looked up again periodically (`SSO_DOMAIN_RECHECK_INTERVAL`): when it last was since the proof (null: not yet).
+    """
     record_name: str = Field(
         ..., alias='recordName', examples=['_interlock-challenge.example.com']
     )
@@ -2523,6 +2559,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.sso_removed',
         'settings.sso_requirement_changed',
         'settings.sso_domain_verified',
+        'settings.sso_domain_unverified',
         'settings.two_factor_requirement_changed',
         'role.created',
         'role.updated',

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { SsoDomainRecheck, type RecheckOutcome } from '../src/sso/sso-domain-recheck.service';
+import { signUpOwner, type SignedUpOwner } from './support/factories';
+import { startDnsServer, type RunningDnsServer } from './support/dns-server';
+import {
+  signInWithSso,
+  startOidcProvider,
+  type RunningOidcProvider,
+} from './support/oidc-provider';
+import { SmtpSink } from './support/smtp-sink';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const DASHBOARD = 'http://dashboard.test';
+const REDIRECT = `${DASHBOARD}/sso/callback`;
+const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-0123456789' };
+const DAY = 86_400_000;
+
+interface DomainShown {
+  domain: string;
+  verifiedAt: string | null;
+  lastCheckedAt: string | null;
+  failedChecks: number;
+  recordName: string;
+  recordValue: string;
+}
+
+// SPEC §8f: a proven domain's TXT record is looked up again every SSO_DOMAIN_RECHECK_INTERVAL
+// (1 day here), at the real name server of the test; the clock is the test's, passed to each run.
+describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33)', () => {
+  let t: TestApp;
+  let op: RunningOidcProvider;
+  let dns: RunningDnsServer;
+  let sink: SmtpSink;
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+  const newDomain = () => `recheck-${randomBytes(4).toString('hex')}.test`;
+
+  beforeAll(async () => {
+    sink = new SmtpSink();
+    await sink.start();
+    dns = await startDnsServer();
+    op = await startOidcProvider([{ ...CLIENT, redirect_uris: [REDIRECT] }]);
+    t = await startTestApp({
+      env: {
+        DASHBOARD_URL: DASHBOARD,
+        SSO_DNS_SERVERS: dns.address,
+        SSO_DOMAIN_RECHECK_FAILURES: '3',
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Interlock <accounts@interlock.test>',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await op?.stop();
+    await dns?.stop();
+    await sink?.stop();
+  });
+
+  const as = (owner: SignedUpOwner, r: request.Test) =>
+    r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+
+  /** A new organisation connecting the test provider for `domain`, its record published and verified. */
+  async function provenBy(organisationName: string, domain: string): Promise<SignedUpOwner> {
+    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
+    const roles = await as(owner, http().get('/api/roles'));
+    const roleId = (roles.body.roles as { id: string; name: string }[]).find(
+      (r) => r.name === 'Manager',
+    )?.id;
+    const put = await as(owner, http().put('/api/organisation/sso')).send({
+      issuer: op.issuer,
+      clientId: CLIENT.client_id,
+      clientSecret: CLIENT.client_secret,
+      allowedDomains: [domain],
+      defaultRoleId: roleId,
+    });
+    expect(put.status).toBe(200);
+    const record = await shown(owner, domain);
+    dns.publish(record.recordName, [record.recordValue]);
+    expect((await verify(owner, domain)).status).toBe(200);
+    return owner;
+  }
+  async function shown(owner: SignedUpOwner, domain: string): Promise<DomainShown> {
+    const res = await as(owner, http().get('/api/organisation/sso'));
+    const found = (res.body.connection.domains as DomainShown[]).find((d) => d.domain === domain);
+    if (found === undefined) throw new Error(`${domain} is not shown`);
+    return found;
+  }
+  const verify = (owner: SignedUpOwner, domain: string) =>
+    as(owner, http().post('/api/organisation/sso/domains/verify')).send({ domain });
+
+  /** One run of the re-check at `at`: what became of `owner`'s `domain` (undefined: not due). */
+  async function recheckAt(
+    at: Date,
+    owner: SignedUpOwner,
+    domain: string,
+  ): Promise<RecheckOutcome | undefined> {
+    const outcomes = await t.app.get(SsoDomainRecheck).recheckDue(at);
+    return outcomes.get(`${owner.organisationId}/${domain}`);
+  }
+  /** `ms` after `start` (a proof's time as answered, in ms), and 1 ms more: Postgres keeps µs. */
+  const after = (start: number, ms: number) => new Date(start + ms + 1);
+
+  it('runs on the job runner, once across instances', async () => {
+    for (let i = 0; i < 400; i++) {
+      const rows = await db().query(
+        `SELECT name FROM scheduled_jobs WHERE name = 'sso-domain-recheck'`,
+      );
+      if (rows.length === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('sso-domain-recheck was never scheduled');
+  });
+
+  it('a record still published: looked up once an interval after the proof, nothing else changes, nothing audited', async () => {
+    const d = newDomain();
+    const owner = await provenBy('Kept Inc', d);
+    const proven = await shown(owner, d);
+    const start = Date.parse(proven.verifiedAt as string);
+    expect(await recheckAt(after(start, DAY - 60_000), owner, d)).toBeUndefined();
+    const firstCheck = after(start, DAY);
+    expect(await recheckAt(firstCheck, owner, d)).toBe('found');
+    expect(await shown(owner, d)).toEqual({
+      ...proven,
+      lastCheckedAt: firstCheck.toISOString(),
+      failedChecks: 0,
+    });
+    // The next look-up is an interval after the last one.
+    expect(await recheckAt(after(start, 2 * DAY - 60_000), owner, d)).toBeUndefined();
+    expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('found');
+    const audit = await db().query(
+      `SELECT 1 FROM audit_log_entries WHERE organisation_id = $1 AND action = 'settings.sso_domain_unverified'`,
+      [owner.organisationId],
+    );
+    expect(audit).toEqual([]);
+  });
+
+  it('a record gone: the Owner is warned at the first miss; an unreachable resolver counts nothing; at the third miss in a row the system withdraws the proof (audited, Owner emailed), sign-ins stop, and proving it again brings the links back', async () => {
+    const d = newDomain();
+    const owner = await provenBy('Lapsed Inc', d);
+    const bob = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${d}`);
+    const proven = await shown(owner, d);
+    const start = Date.parse(proven.verifiedAt as string);
+    dns.publish(proven.recordName, []);
+
+    expect(await recheckAt(after(start, DAY), owner, d)).toBe('missing');
+    expect(await shown(owner, d)).toMatchObject({
+      verifiedAt: proven.verifiedAt,
+      failedChecks: 1,
+      lastCheckedAt: after(start, DAY).toISOString(),
+    });
+    const warning = `The DNS record proving ${d} for Lapsed Inc’s single sign-on is missing`;
+    await sink.until(() => sink.withSubject(owner.email, warning).length === 1);
+    expect(sink.withSubject(owner.email, warning)[0]?.parsed.text).toContain(
+      `If the record is still missing at the next 2 look-up(s) (one every 1 day), ${d} stops being verified`,
+    );
+
+    // A resolver that does not answer says nothing about the record: not counted, asked again.
+    dns.mode('servfail');
+    try {
+      expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('unreachable');
+    } finally {
+      dns.mode('ok');
+    }
+    expect((await shown(owner, d)).failedChecks).toBe(1);
+    expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('missing');
+    expect((await shown(owner, d)).failedChecks).toBe(2);
+    // Still proven meanwhile: its people sign in.
+    expect(
+      (await signInWithSso(t.app.getHttpServer(), REDIRECT, bob.body.user.email)).body.user.id,
+    ).toBe(bob.body.user.id);
+
+    expect(await recheckAt(after(start, 3 * DAY), owner, d)).toBe('unverified');
+    expect(await shown(owner, d)).toEqual({
+      ...proven,
+      verifiedAt: null,
+      lastCheckedAt: null,
+      failedChecks: 0,
+    });
+    const audit = await db().query(
+      `SELECT actor_type, actor_id, category, summary, metadata FROM audit_log_entries
+        WHERE organisation_id = $1 AND action = 'settings.sso_domain_unverified'`,
+      [owner.organisationId],
+    );
+    expect(audit).toEqual([
+      {
+        actor_type: 'system',
+        actor_id: null,
+        category: 'settings',
+        summary: `${d} no longer verified for single sign-on: its TXT record was not found at 3 look-ups in a row`,
+        metadata: { domain: d, recordName: `_interlock-challenge.${d}`, failedChecks: 3 },
+      },
+    ]);
+    const gone = `${d} is no longer verified for Lapsed Inc’s single sign-on`;
+    await sink.until(() => sink.withSubject(owner.email, gone).length === 1);
+    expect(sink.withSubject(owner.email, warning)).toHaveLength(1);
+    // Nobody at the domain signs in with single sign-on now: no flow starts.
+    const start404 = await http().post('/api/auth/sso').send({ email: bob.body.user.email });
+    expect(start404.status).toBe(404);
+    expect(start404.body).toMatchObject({
+      code: 'SSO_NOT_CONFIGURED',
+      message: `No organisation signs in addresses at ${d} with single sign-on: sign in with your password.`,
+    });
+    // No longer proven: not looked up again.
+    expect(await recheckAt(after(start, 5 * DAY), owner, d)).toBeUndefined();
+
+    // Published and verified again: Bob's link, kept unused meanwhile, signs him in again.
+    dns.publish(proven.recordName, [proven.recordValue]);
+    expect((await verify(owner, d)).status).toBe(200);
+    const back = await signInWithSso(t.app.getHttpServer(), REDIRECT, bob.body.user.email);
+    expect(back.body.user.id).toBe(bob.body.user.id);
+  });
+
+  it('a record back before the last miss: the count starts again', async () => {
+    const d = newDomain();
+    const owner = await provenBy('Flaky Inc', d);
+    const proven = await shown(owner, d);
+    const start = Date.parse(proven.verifiedAt as string);
+    dns.publish(proven.recordName, []);
+    expect(await recheckAt(after(start, DAY), owner, d)).toBe('missing');
+    expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('missing');
+    dns.publish(proven.recordName, ['v=spf1 -all', proven.recordValue]);
+    expect(await recheckAt(after(start, 3 * DAY), owner, d)).toBe('found');
+    expect((await shown(owner, d)).failedChecks).toBe(0);
+    // Another token at the name counts as missing.
+    dns.publish(proven.recordName, ['interlock-domain-verification=0123456789abcdef']);
+    expect(await recheckAt(after(start, 4 * DAY), owner, d)).toBe('missing');
+    expect(await shown(owner, d)).toMatchObject({ verifiedAt: proven.verifiedAt, failedChecks: 1 });
+  });
+});

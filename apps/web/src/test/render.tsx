@@ -9,7 +9,10 @@ import { MemoryRouter } from 'react-router';
  * Renders a component inside what the app provides (Mantine, a fresh query cache, a router at
  * `path`, the modals), so a test sees it as a page would; `rerender` keeps them.
  */
-export function renderWithApp(ui: ReactElement, { path = '/' }: { path?: string } = {}) {
+export function renderWithApp(
+  ui: ReactElement,
+  { path = '/', state }: { path?: string; state?: unknown } = {},
+) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
@@ -17,7 +20,9 @@ export function renderWithApp(ui: ReactElement, { path = '/' }: { path?: string 
     <MantineProvider env="test">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+          <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
+            {children}
+          </MemoryRouter>
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>

@@ -13,6 +13,8 @@ import {
   resendEmailVerification,
   updateMyProfile,
   changeMyEmail,
+  listMySingleSignOn,
+  startSingleSignOn,
   type ChangeEmailDto,
   type ChangePasswordDto,
 } from '@interlock/api-client';
@@ -109,5 +111,23 @@ export function useRegenerateRecoveryCodes() {
   return useMutation({
     mutationFn: (password: string) => call(regenerateRecoveryCodes({ body: { password } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
+/** The person's organisations whose single sign-on signs in their address, linked or not (SPEC §8f). */
+export function useMySingleSignOn() {
+  return useQuery({
+    queryKey: ['me', 'single-sign-on'] as const,
+    queryFn: () => call(listMySingleSignOn()),
+  });
+}
+
+/**
+ * Starts the single sign-on that links the account, from this browser's password session: the
+ * provider's page to go to (the callback keeps that session, SPEC §8f).
+ */
+export function useLinkSingleSignOn() {
+  return useMutation({
+    mutationFn: (email: string) => call(startSingleSignOn({ body: { email } })),
   });
 }

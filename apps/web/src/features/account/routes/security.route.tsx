@@ -29,22 +29,24 @@ import {
   useMySignInSessions,
 } from '../api/account.queries';
 import { EmailAddress } from '../components/email-address';
+import { SingleSignOn } from '../components/single-sign-on';
 import { TwoFactor } from '../components/two-factor';
 import { whenSettled } from '@/shared/utils/when-settled';
 
-/** Settings → Security: the signed-in person's address, password, two-factor sign-in and sign-in sessions (issue 33). */
+/** Settings → Security: the signed-in person's address, password, two-factor sign-in, single sign-on and sign-in sessions (issue 33). */
 export function SecurityRoute() {
   useDocumentTitle('Security · Interlock');
   return (
     <>
       <PageHeader
         title="Security"
-        description="Your email address, your password, two-factor sign-in and where you are signed in."
+        description="Your email address, your password, two-factor sign-in, single sign-on and where you are signed in."
       />
       <Stack gap="lg" maw={900}>
         <EmailAddress />
         <ChangePasswordForm />
         <TwoFactor />
+        <SingleSignOn />
         <SignInSessions />
       </Stack>
     </>

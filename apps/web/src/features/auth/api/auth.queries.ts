@@ -112,13 +112,16 @@ export function useStartSingleSignOn() {
 /**
  * Single sign-on's last step, on the page the provider sent the browser back to: the query
  * string as received. Signed in, the tab acts for that organisation (the only one such a
- * session may act for).
+ * session may act for); `linking` from Settings → Security, the password session stays and the
+ * tab goes on acting for the organisation it did.
  */
 export function useFinishSingleSignOn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (callbackQuery: string) => call(finishSingleSignOn({ body: { callbackQuery } })),
-    onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
+    mutationFn: ({ callbackQuery }: { callbackQuery: string; linking: boolean }) =>
+      call(finishSingleSignOn({ body: { callbackQuery } })),
+    onSuccess: (joined, { linking }) =>
+      resetAfter(queryClient, linking ? undefined : joined.organisation.id),
   });
 }
 

@@ -1,6 +1,6 @@
 import { Navigate, useSearchParams } from 'react-router';
 import { useMe } from '@/shared/sign-in/me.queries';
-import { safeNextPath } from '../utils/next-path';
+import { safeNextPath } from '@/shared/sign-in/next-path';
 
 /** Where to go after signing in: `?next=` when it is a path of this app, else the start page. */
 export function useNextPath(): string {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { renderWithApp } from '@/test/render';
 import { API, server } from '@/test/server';
-import { providerPage, takeSsoNext } from '../utils/sso-next';
+import { providerPage, takeSsoNext } from '@/shared/sign-in/sso-next';
 import { SsoSignInRoute } from './sso-sign-in.route';
 
 const AUTHORIZE = 'https://login.acme.example/authorize?client_id=interlock&state=xyz';

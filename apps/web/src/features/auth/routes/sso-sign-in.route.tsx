@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useStartSingleSignOn } from '../api/auth.queries';
 import { RedirectIfSignedIn, useNextPath } from '../components/redirect-if-signed-in';
-import { providerPage, rememberSsoNext } from '../utils/sso-next';
+import { providerPage, rememberSsoLink, rememberSsoNext } from '@/shared/sign-in/sso-next';
 
 /**
  * Sign in with single sign-on (SPEC §8f): the person's work address names their organisation's
@@ -28,6 +28,7 @@ export function SsoSignInRoute() {
         void start.mutateAsync(values.email.trim()).then(
           ({ authorizationUrl }) => {
             rememberSsoNext(next);
+            rememberSsoLink(null);
             providerPage.open(authorizationUrl);
           },
           () => undefined,

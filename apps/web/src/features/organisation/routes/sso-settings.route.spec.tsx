@@ -22,6 +22,8 @@ function role(id: string, name: string, builtIn: RoleResponse['builtIn']): RoleR
 const VERIFIED_DOMAIN: SsoDomainResponse = {
   domain: 'acme.example',
   verifiedAt: '2026-11-20T10:30:00.000Z',
+  lastCheckedAt: null,
+  failedChecks: 0,
   recordName: '_interlock-challenge.acme.example',
   recordValue: 'interlock-domain-verification=0123456789abcdef0123456789abcdef',
 };
@@ -72,6 +74,8 @@ function serveSso(initial: SsoSettingsResponse) {
           domains: body.allowedDomains.map((domain) => ({
             domain,
             verifiedAt: null,
+            lastCheckedAt: null,
+            failedChecks: 0,
             recordName: `_interlock-challenge.${domain}`,
             recordValue: `interlock-domain-verification=token-of-${domain}`,
           })),
@@ -267,6 +271,8 @@ describe('SsoSettingsRoute', () => {
     const pending: SsoDomainResponse = {
       domain: 'acme.dev',
       verifiedAt: null,
+      lastCheckedAt: null,
+      failedChecks: 0,
       recordName: '_interlock-challenge.acme.dev',
       recordValue: 'interlock-domain-verification=fedcba9876543210fedcba9876543210',
     };

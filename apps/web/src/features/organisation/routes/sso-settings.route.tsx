@@ -4,6 +4,7 @@ import type {
   SsoSettingsResponse,
 } from '@interlock/api-client';
 import {
+  Alert,
   Badge,
   Button,
   Code,
@@ -213,9 +214,25 @@ function Domains({ domains }: { domains: SsoDomainResponse[] }) {
                 </Button>
               </Group>
             </>
+          ) : d.failedChecks > 0 ? (
+            <>
+              <Alert color="yellow" variant="light" p="xs">
+                Its TXT record was not found at the last {d.failedChecks} periodic look-up
+                {d.failedChecks === 1 ? '' : 's'}: publish it again, or the domain stops being
+                verified and nobody at it signs in with single sign-on.
+              </Alert>
+              <CopyableValue label="TXT record name" value={d.recordName} />
+              <CopyableValue label="TXT record value" value={d.recordValue} />
+            </>
           ) : (
             <Text size="xs" c="dimmed">
-              Verified <RelativeTime value={d.verifiedAt} />.
+              Verified <RelativeTime value={d.verifiedAt} />
+              {d.lastCheckedAt !== null && (
+                <>
+                  ; its record was last found <RelativeTime value={d.lastCheckedAt} />
+                </>
+              )}
+              .
             </Text>
           )}
         </Stack>

@@ -57,6 +57,7 @@ import { RequireTwoFactor1795779700000 } from './1795779700000-require-two-facto
 import { ClassificationVersions1795780000000 } from './1795780000000-classification-versions';
 import { SsoDomainVerification1795780600000 } from './1795780600000-sso-domain-verification';
 import { SsoDomainRecheck1795781400000 } from './1795781400000-sso-domain-recheck';
+import { SessionNameSearch1795781500000 } from './1795781500000-session-name-search';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -117,4 +118,5 @@ export const MIGRATIONS = [
   ClassificationVersions1795780000000,
   SsoDomainVerification1795780600000,
   SsoDomainRecheck1795781400000,
+  SessionNameSearch1795781500000,
 ];

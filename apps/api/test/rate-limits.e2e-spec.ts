@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { accountsSuite, ACCOUNTS_DASHBOARD } from './support/accounts-suite';
 import { createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
+import { linkToken } from './support/smtp-sink';
 import { ServiceProcess, startServiceProcesses } from './support/service-process';
 import { createMigratedTestDatabase } from './support/migrated-database';
 import { TestDatabase } from './support/test-database';
@@ -161,6 +163,64 @@ describe('rate limits', () => {
       const refused = await signIn(email, 'guess', '192.0.2.200');
       expect(refused.status).toBe(429);
       expect(refused.body).toMatchObject(LIMITED);
+    });
+  });
+
+  describe('the backstop never refuses the owner where the account is known (SPEC §8b)', () => {
+    const suite = accountsSuite({
+      TRUST_PROXY: '1',
+      RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '2',
+      RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_FAILURES: '20',
+      RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '600',
+    });
+    const signIn = (email: string, password: string, from: string) =>
+      suite.http().post('/api/auth/sign-in').set('x-forwarded-for', from).send({ email, password });
+
+    it('an attacker over 12 addresses spends the backstop: the owner still signs in where they did before; a new address of theirs once a reset link is used there', async () => {
+      const owner = await signUpOwner(suite.server());
+      const usual = '198.51.100.7';
+      expect((await signIn(owner.email, owner.password, usual)).status).toBe(200);
+      expect((await signIn(owner.email, owner.password, '2001:db8:5:1::1')).status).toBe(200);
+
+      const answers: number[] = [];
+      for (let i = 1; i <= 12; i++)
+        for (const guess of ['guess one', 'guess two'])
+          answers.push((await signIn(owner.email, guess, `192.0.2.${i}`)).status);
+      // 20 failures spend the backstop; from then on every stranger's address is refused.
+      expect(answers).toEqual([...Array(20).fill(401), ...Array(4).fill(429)]);
+      const stranger = await signIn(owner.email, owner.password, '192.0.2.13');
+      expect(stranger.status).toBe(429);
+      expect(stranger.body).toMatchObject(LIMITED);
+      expect(Number(stranger.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+      // Where the owner signed in before (an IPv6 address by its /64), the backstop does not count:
+      // a typo there is a 401, the password signs in.
+      expect((await signIn(owner.email, 'a typo', usual)).status).toBe(401);
+      expect((await signIn(owner.email, owner.password, usual)).status).toBe(200);
+      expect((await signIn(owner.email, owner.password, '2001:db8:5:1::abcd')).status).toBe(200);
+
+      // A new address of the owner's is a stranger's until the emailed reset link is used there.
+      const away = '203.0.113.9';
+      expect((await signIn(owner.email, owner.password, away)).status).toBe(429);
+      const asked = await suite
+        .http()
+        .post('/api/auth/password-reset')
+        .set('x-forwarded-for', away)
+        .send({ email: owner.email });
+      expect(asked.status).toBe(202);
+      const subject = 'Reset your Interlock password';
+      await suite.sink.until(() => suite.mailsTo(owner.email, subject).length === 1, 60_000);
+      const [mail] = suite.mailsTo(owner.email, subject);
+      const password = 'a new correct horse battery';
+      const reset = await suite
+        .http()
+        .post('/api/auth/password-reset/confirm')
+        .set('x-forwarded-for', away)
+        .send({ token: linkToken(mail, ACCOUNTS_DASHBOARD, 'reset-password'), password });
+      expect(reset.status).toBe(204);
+      expect((await signIn(owner.email, password, away)).status).toBe(200);
+      // Strangers are still refused: the backstop is spent for them.
+      expect((await signIn(owner.email, password, '192.0.2.14')).status).toBe(429);
     });
   });
 

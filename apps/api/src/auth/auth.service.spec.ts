@@ -72,6 +72,7 @@ function setUp(
   const limiter = {
     signUpAttempt: jest.fn(async () => undefined),
     beginSignIn: jest.fn(async () => succeeded),
+    addressProven: jest.fn(async () => undefined),
   } as unknown as AuthAttemptLimiter;
   const signIns = {
     create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })),
@@ -206,9 +207,11 @@ describe('AuthService', () => {
       email_verified_at: null,
     });
     const { service, limiter, succeeded, signIns } = setUp();
-    const signedIn = await service.signIn('Ada@example.com', 'correct horse', null);
-    expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', null);
+    const signedIn = await service.signIn('Ada@example.com', 'correct horse', '192.0.2.1');
+    expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', '192.0.2.1');
     expect(succeeded).toHaveBeenCalledTimes(1);
+    // The owner proved themselves from this address: the backstop leaves it out (SPEC §8b).
+    expect(limiter.addressProven).toHaveBeenCalledWith('ada@example.com', '192.0.2.1');
     expect(signIns.create).toHaveBeenCalledWith(expect.anything(), 'u-ada');
     // A password session lists only what it acts for (not what requires single sign-on).
     expect(signedIn.body).toEqual({ userId: 'u-ada', organisations: [{ id: 'o-open' }] });
@@ -222,7 +225,7 @@ describe('AuthService', () => {
       password_hash: 'scrypt$ada',
       email_verified_at: null,
     });
-    const { service, succeeded, signIns } = setUp();
+    const { service, succeeded, signIns, limiter } = setUp();
     const requirement = jest.requireMock('../sso/sso-requirement.util');
     requirement.admitPasswordSignIn.mockRejectedValueOnce(
       new DomainError('SSO_REQUIRED', 'Acme signs its members in with single sign-on: …'),
@@ -237,6 +240,7 @@ describe('AuthService', () => {
     );
     expect(succeeded).toHaveBeenCalledTimes(1);
     expect(signIns.create).not.toHaveBeenCalled();
+    expect(limiter.addressProven).not.toHaveBeenCalled();
   });
 
   it('replaces a hash made at another cost by one at today’s, only while it is still the one verified', async () => {
@@ -305,7 +309,7 @@ describe('AuthService', () => {
       DomainError.of('TWO_FACTOR_REQUIRED'),
       new DomainError('INVALID_TWO_FACTOR_CODE', 'The code is not correct.'),
     ]) {
-      const { service, succeeded, signIns, twoFactor, tx } = setUp();
+      const { service, succeeded, signIns, twoFactor, tx, limiter } = setUp();
       twoFactor.signInStep.mockRejectedValueOnce(refusal);
       await expect(
         service.signIn('ada@example.com', 'correct horse', '203.0.113.7', '000000'),
@@ -318,6 +322,8 @@ describe('AuthService', () => {
       );
       expect(succeeded).toHaveBeenCalledTimes(refusal.code === 'TWO_FACTOR_REQUIRED' ? 1 : 0);
       expect(signIns.create).not.toHaveBeenCalled();
+      // The password alone proves nothing of the address: the second factor is still owed.
+      expect(limiter.addressProven).not.toHaveBeenCalled();
     }
   });
 

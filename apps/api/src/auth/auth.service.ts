@@ -227,6 +227,8 @@ export class AuthService {
         throw error;
       });
     await succeeded();
+    // The owner signed in from here: the per-account backstop no longer refuses this address.
+    await this.limiter.addressProven(normaliseEmail(email), ip);
     if (needsRehash(user.password_hash, logN)) {
       // Only if the hash is still the one verified: a password changed meanwhile stays changed.
       await replacePasswordHash(

@@ -40,6 +40,9 @@ describe('loadConfig', () => {
         signUpConfirmation: 'instant',
         emailVerificationTtlMs: 24 * 60 * 60_000,
       },
+      rateLimits: {
+        signIn: { accountBackstopFailures: 100, knownAddressSeconds: 90 * 86_400 },
+      },
     });
   });
 
@@ -165,6 +168,11 @@ describe('loadConfig', () => {
       { RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS: '-3' },
       'RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS',
     ],
+    [
+      { RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS: '400' },
+      'RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS must be a whole number from 0 to 366 (got "400")',
+    ],
+    [{ RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS: '0' }, null],
     [{ SESSION_IDLE_TIMEOUT: '31d' }, 'SESSION_IDLE_TIMEOUT'],
     [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
     [{ EMAIL_VERIFICATION: 'sometimes' }, 'EMAIL_VERIFICATION'],

@@ -200,6 +200,12 @@ export interface RateLimitsConfig {
     /** The backstop: failures per account from every address together, per its own window. */
     readonly accountBackstopFailures: number;
     readonly accountBackstopWindowSeconds: number;
+    /**
+     * How long a client address (IPv6 by /64) stays known to an account after a sign-in or a
+     * password reset from it succeeded; the backstop neither counts nor refuses a known address
+     * (0: no address is known, the backstop counts every failure).
+     */
+    readonly knownAddressSeconds: number;
   };
   /** Sign-up attempts per account (email) and per client address, per window. */
   readonly signUp: {
@@ -658,6 +664,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
           1,
           7 * 86_400,
         ),
+        knownAddressSeconds: integer('RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS', 90, 0, 366) * 86_400,
       },
       signUp: {
         accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),

@@ -17,7 +17,10 @@ import { rateLimited } from './rate-limited.error';
  * exists) and of the client address (IPv6 by /64), so a 429 says nothing about an account.
  * Sign-in failures count per account from one address, per address, and — slower, the backstop
  * against one account attacked from many addresses — per account (OWASP's advice: a throttle
- * keyed by the account alone would let anyone lock its owner out).
+ * keyed by the account alone would let anyone lock its owner out). The backstop leaves out the
+ * addresses the account is known at — where a sign-in or a password reset of it succeeded
+ * lately — so a guess spread over many addresses spends it for strangers' addresses only and
+ * never refuses the owner where they signed in before (SPEC §8b).
  *
  * An attempt takes its point before the password is checked (concurrent attempts cannot slip
  * past the limit) and gives it back when it succeeds, so the limits count failures (sign-in)
@@ -29,6 +32,7 @@ export class AuthAttemptLimiter {
   private readonly signInAccount: RateLimiterPostgres | undefined;
   private readonly signInAddress: RateLimiterPostgres | undefined;
   private readonly signInBackstop: RateLimiterPostgres | undefined;
+  private readonly knownAddresses: RateLimiterPostgres | undefined;
   private readonly signUpAccount: RateLimiterPostgres | undefined;
   private readonly signUpAddress: RateLimiterPostgres | undefined;
   private readonly resetAddress: RateLimiterPostgres | undefined;
@@ -55,6 +59,11 @@ export class AuthAttemptLimiter {
       signIn.accountBackstopFailures,
       signIn.accountBackstopWindowSeconds,
     );
+    // A row per account and address, present while the address is known (one point, no limit).
+    this.knownAddresses =
+      signIn.knownAddressSeconds === 0
+        ? undefined
+        : limiter('sign_in_known_address', 1, signIn.knownAddressSeconds);
     this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
     this.signUpAddress = limiter('sign_up_address', signUp.addressAttempts, signUp.windowSeconds);
     this.resetAddress = limiter(
@@ -80,16 +89,32 @@ export class AuthAttemptLimiter {
   }
 
   /**
-   * Takes a sign-in attempt's point for the account and the address; 429 when either is spent.
-   * Returns the release to call when the attempt succeeds (a success is not a failure).
+   * Takes a sign-in attempt's point for the account and the address (and, unless the account is
+   * known at the address, the account's backstop); 429 when one is spent. Returns the release to
+   * call when the attempt succeeds (a success is not a failure).
    */
   async beginSignIn(email: string, address: string | null): Promise<() => Promise<void>> {
-    const from = address === null ? 'unknown' : clientAddressKey(address);
+    const known = await this.knownAt(email, address);
     return this.take([
-      [this.signInAccount, digest(`${email}\n${from}`)],
+      [this.signInAccount, accountAtAddress(email, address)],
       [this.signInAddress, addressDigest(address)],
-      [this.signInBackstop, digest(email)],
+      [known ? undefined : this.signInBackstop, digest(email)],
     ]);
+  }
+
+  /**
+   * The account's owner proved themselves from this address — a sign-in succeeded, or an emailed
+   * password reset link was used — so the address is known to the account for
+   * `RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS` from now (each success starts the time again).
+   */
+  async addressProven(email: string, address: string | null): Promise<void> {
+    if (this.knownAddresses === undefined || address === null) return;
+    try {
+      const known = this.knownAddresses;
+      await known.set(accountAtAddress(email, address), 1, known.duration);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'rate limiter unavailable: address not remembered');
+    }
   }
 
   /** Counts a sign-up attempt for the account and the address; 429 when either is spent. */
@@ -133,6 +158,17 @@ export class AuthAttemptLimiter {
       if (outcome instanceof RateLimiterRes) return false;
       this.logger.warn({ err: outcome }, 'rate limiter unavailable: attempt let through');
       return true;
+    }
+  }
+
+  /** Whether the account is known at the address; not when that cannot be read (the backstop counts). */
+  private async knownAt(email: string, address: string | null): Promise<boolean> {
+    if (this.knownAddresses === undefined || address === null) return false;
+    try {
+      return (await this.knownAddresses.get(accountAtAddress(email, address))) !== null;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'rate limiter unavailable: address taken as unknown');
+      return false;
     }
   }
 
@@ -181,6 +217,11 @@ export class AuthAttemptLimiter {
 
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** An account at a client address (IPv6 by /64), digested: its failures' key, and its known-address row's. */
+function accountAtAddress(email: string, address: string | null): string {
+  return digest(`${email}\n${address === null ? 'unknown' : clientAddressKey(address)}`);
 }
 
 /** A client address as the throttles count it (IPv6 by /64), digested; none without an address. */

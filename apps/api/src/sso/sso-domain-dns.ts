@@ -17,9 +17,16 @@ export type ChallengeLookup =
 /** Answers from the name server that mean "no such record", not "could not ask". */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
 
-/** Resolves after `ms` (a test passes one it resolves itself). */
-export type Deadline = (ms: number) => Promise<void>;
-const afterMs: Deadline = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * Resolves after `ms`, unless `ended` aborts first: then it never resolves and its timer is
+ * cleared, so a look-up that ended early holds nothing (a test passes one it resolves itself).
+ */
+export type Deadline = (ms: number, ended: AbortSignal) => Promise<void>;
+const afterMs: Deadline = (ms, ended) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms).unref();
+    ended.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
 
 /** A whole look-up's bound, in tries' timeouts: c-ares waits longer on its second try than its first. */
 const DEADLINE_TRIES = 3;
@@ -45,11 +52,17 @@ export class SsoDomainDns {
     // A resolver per look-up: cancelling at the deadline cancels this look-up's queries only.
     const resolver = new Resolver({ timeout: this.timeoutMs, tries: 2 });
     if (this.servers.length > 0) resolver.setServers(this.servers);
-    const timedOut = this.deadline(DEADLINE_TRIES * this.timeoutMs).then(() => {
+    const ended = new AbortController();
+    const timedOut = this.deadline(DEADLINE_TRIES * this.timeoutMs, ended.signal).then(() => {
       resolver.cancel();
       return { outcome: 'unreachable', reason: 'ETIMEOUT' } as const;
     });
-    return Promise.race([this.ask(resolver, domain, token), timedOut]);
+    try {
+      return await Promise.race([this.ask(resolver, domain, token), timedOut]);
+    } finally {
+      // Answered before the deadline: its timer (and the resolver it holds) goes now.
+      ended.abort();
+    }
   }
 
   private async ask(resolver: Resolver, domain: string, token: string): Promise<ChallengeLookup> {

@@ -99,6 +99,8 @@ export class PasswordsService {
       await this.afterNewPassword(tx, user, 'reset', null, ip);
       return user;
     });
+    // The link reached the owner here: the sign-in backstop no longer refuses this address (§8b).
+    await this.limiter.addressProven(normaliseEmail(user.email), ip);
     this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'reset', ip));
   }
 

@@ -1,5 +1,6 @@
 // The TypeScript SDK against a live service on real Postgres (tools/scripts/with-service.mjs):
 // what it sends and parses is checked against the service itself, never against a mock.
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import {
   actionDigest,
   APIError,
@@ -12,6 +13,7 @@ import {
   PermissionDeniedError,
   PlanRequiredError,
   toLangGraphResume,
+  WaitTimeoutError,
   type AuditEntry,
 } from '../src';
 import { createKey, decide, inBatches, live, raw, revokeKey, runTag } from './support/live-service';
@@ -258,6 +260,45 @@ describe('interrupts', () => {
     expect(await toLangGraphResume(answered, asked)).toEqual({
       decisions: [{ type: 'approve' }, { type: 'approve' }],
     });
+  });
+});
+
+describe('connections', () => {
+  it('one client keeps one connection from the create to its wait and from a full hold to the next ask', async () => {
+    // A TCP relay in front of the service: every connection the client opens passes through it.
+    let connections = 0;
+    const sockets: Socket[] = [];
+    const service = new URL(live.baseURL);
+    const relay = createServer((socket) => {
+      connections++;
+      sockets.push(socket);
+      const upstream = connect(Number(service.port), service.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => socket.destroy());
+      upstream.on('error', () => upstream.destroy());
+      socket.on('close', () => upstream.destroy());
+      upstream.on('close', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const relayed = new Interlock({
+        apiKey: live.apiKey,
+        baseURL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+      });
+      const created = await relayed.interrupts.create({
+        title: 'Held, then asked again',
+        actionRequests: [{ name: 'deploy' }],
+      });
+      // A 2 s hold the service runs in full (still open), then asks without waiting until the time is up.
+      const error = await relayed.interrupts
+        .waitForAnswer(created.id, { timeout: 2_500, pollInterval: 100 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WaitTimeoutError);
+      expect(connections).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 });
 

@@ -220,3 +220,47 @@ describe('redirects are never followed', () => {
     expect(seen.map((r) => r.url)).toEqual(['/api/whoami']);
   });
 });
+
+describe('one client keeps its connection from wait to wait', () => {
+  it('asks again after a full hold on the connection the hold came back on, as after the create', async () => {
+    // A server of its own: a new origin, so that fetch's pool holds no connection of another test.
+    let connections = 0;
+    const asked: string[] = [];
+    const own = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      if (req.method === 'POST') {
+        req.resume();
+        return send(res, 201, { id: 'int_1', status: 'open', decisions: [] });
+      }
+      // The first wait is held its full time and the interrupt is still open; the next read finds
+      // it answered (at once, however the SDK asks).
+      const waitSeconds = Number(/waitSeconds=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+      const answer = (status: string) => send(res, 200, { id: 'int_1', status, decisions: [] });
+      if (asked.length === 2 && waitSeconds > 0)
+        setTimeout(() => answer('open'), waitSeconds * 1000);
+      else answer('answered');
+    });
+    own.on('connection', () => connections++);
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new Interlock({
+        apiKey: 'k',
+        baseURL: `http://127.0.0.1:${(own.address() as AddressInfo).port}`,
+      });
+      const opened = await client.interrupts.create({
+        title: 'Deploy',
+        actionRequests: [{ name: 'deploy' }],
+      });
+      const answered = await client.interrupts.waitForAnswer(opened.id, { timeout: 2_500 });
+      expect(answered.status).toBe('answered');
+      expect(asked).toHaveLength(3);
+      expect(asked[1]).toMatch(/^GET \/api\/interrupts\/int_1\?waitSeconds=[12]$/);
+      // Node's fetch hands a connection back to its pool a turn after its response: asked sooner,
+      // every request but the create came on a new connection while the last one idled.
+      expect(connections).toBe(1);
+    } finally {
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
+    }
+  }, 30_000);
+});

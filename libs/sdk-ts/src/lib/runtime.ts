@@ -60,3 +60,22 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+interface MaybeImmediate {
+  setImmediate?: (callback: () => void) => unknown;
+}
+
+/**
+ * Resolves on the event loop's next turn (after the I/O callbacks already due). Node's `fetch`
+ * (undici) gives a connection back to its pool only on the turn after its response ended: a
+ * request sent before that finds the connection still busy and, when every other one is too
+ * (held waits), opens a new one, while the old one idles until the client closes it (issue 37 §6:
+ * at 1,000 waiting agents most re-asks came on a new connection).
+ */
+export function nextTurn(): Promise<void> {
+  const immediate = (globalThis as MaybeImmediate).setImmediate;
+  return new Promise((resolve) => {
+    if (typeof immediate === 'function') immediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+}

@@ -11,7 +11,7 @@ import {
 import type { PagePromise } from '../pagination';
 import { type AskedAction, verifyDecisions } from '../action-digest';
 import type { RequestOptions } from '../request-options';
-import { sleep } from '../runtime';
+import { nextTurn, sleep } from '../runtime';
 import type {
   Interrupt,
   InterruptCancelParams,
@@ -131,6 +131,9 @@ export class Interrupts {
     const deadline = Date.now() + timeout;
     const path = `/api/interrupts/${encodeURIComponent(id)}`;
     for (;;) {
+      // The connection of the request before (the create, or the last wait) is back in the pool
+      // by then, so one client keeps one connection from wait to wait.
+      await nextTurn();
       const waitSeconds = this.serviceWaits
         ? Math.max(0, Math.min(MAX_WAIT_SECONDS, Math.floor((deadline - Date.now()) / 1000)))
         : 0;

@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+// The service's CPU time per wait cycle (issue 37 §6), for judging one change of the held wait's
+// path: AGENTS agents each hold `GET /api/interrupts/{id}?waitSeconds=HOLD` on an open interrupt
+// and ask again as soon as it is answered, as the SDK's waitForAnswer does after a full wait (on
+// the connection its answer came back on). A cycle is one such request, from its arrival to its
+// answer; the figure is the service process's CPU (user + system, /proc) over a window divided by
+// the cycles answered in it — the instance's own upkeep included. bench-waiters' 60 s holds make
+// a cycle a minute per agent; short holds make the same path often enough to measure in seconds.
+//
+//   npx nx run tools:bench-wait-cycle
+//
+// Environment: AGENTS (default 300), HOLD seconds (default 2, under 20: no jitter), WINDOW seconds
+// per measurement (default 30, after a warm-up of one hold and 3 s), ROUNDS (default 3),
+// BENCH_DATABASE_URL (else a throwaway cluster), BENCH_WAIT_CYCLE_PROFILE=<dir> (node --cpu-prof),
+// REASK=at-once for agents that ask again in the turn their answer came (the SDK before issue 37's
+// fix: a new connection almost every cycle) instead of on the next turn; REASK=both measures this
+// build both ways, alternately (printed as next turn over at once).
+// AGAINST=<another checkout, its service built there>: that build's service and this one's on the
+// same database, measured alternately (the order swapped each round), printed as this build's CPU
+// per cycle over the other's. Nothing is written to BENCHMARKS.md: the figures move with the
+// machine's load, only the ratios of alternated runs compare two builds.
+import { subscribe } from 'node:diagnostics_channel';
+import { loadavg } from 'node:os';
+import {
+  benchDatabase,
+  build,
+  cpuMicros,
+  machine,
+  signUpWithKey,
+  startService,
+} from './bench-support.mjs';
+
+const AGENTS = Number(process.env.AGENTS ?? 300);
+const HOLD = Number(process.env.HOLD ?? 2);
+const WINDOW_S = Number(process.env.WINDOW ?? 30);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const PROFILE_DIR = process.env.BENCH_WAIT_CYCLE_PROFILE;
+const REASK = process.env.REASK ?? 'next-turn';
+const log = (message) => console.error(`[bench:wait-cycle] ${message}`);
+const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The next turn of the event loop: fetch's pool has the last answer's connection back by then. */
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+if (!(HOLD >= 1 && HOLD < 20)) throw new Error('HOLD must be from 1 to 19 seconds');
+
+/** Connections this process's fetch has opened so far (undici's diagnostics channel). */
+let connectionsOpened = 0;
+subscribe('undici:client:connected', () => connectionsOpened++);
+
+/** Opens `count` interrupts, 16 at a time. */
+async function openInterrupts(base, key, count) {
+  const ids = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const res = await fetch(`${base}/api/interrupts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ title: 'Deploy', actionRequests: [{ name: 'deploy' }] }),
+      });
+      if (res.status !== 201)
+        throw new Error(`POST /api/interrupts: ${res.status} ${await res.text()}`);
+      ids.push((await res.json()).id);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return ids;
+}
+
+/**
+ * The agents, waiting on `base` until `stop()`: each its interrupt, again and again. Counts the
+ * answered cycles; any answer but 200 open stops the bench.
+ */
+function startAgents(base, key, ids, reaskAtOnce) {
+  let cycles = 0;
+  let running = true;
+  const headers = { accept: 'application/json', 'x-api-key': key };
+  const agent = async (id) => {
+    while (running) {
+      const res = await fetch(`${base}/api/interrupts/${id}?waitSeconds=${HOLD}`, { headers });
+      const text = await res.text();
+      if (res.status !== 200 || !text.includes('"status":"open"'))
+        throw new Error(`GET ${id}: ${res.status} ${text.slice(0, 200)}`);
+      cycles++;
+      if (!reaskAtOnce) await nextTurn();
+    }
+  };
+  const all = Promise.all(ids.map(agent));
+  return {
+    cycles: () => cycles,
+    stop: async () => {
+      running = false;
+      await all;
+    },
+  };
+}
+
+/** CPU microseconds `service` spent per wait cycle over WINDOW_S seconds of AGENTS agents. */
+async function measure({ service, reaskAtOnce, name }, key, ids) {
+  const agents = startAgents(service.base, key, ids, reaskAtOnce);
+  try {
+    await sleep(HOLD * 1000 + 3_000);
+    const cpu0 = cpuMicros(service.pid);
+    const cycles0 = agents.cycles();
+    const opened0 = connectionsOpened;
+    await sleep(WINDOW_S * 1000);
+    const cpu = cpuMicros(service.pid) - cpu0;
+    const cycles = agents.cycles() - cycles0;
+    const opened = connectionsOpened - opened0;
+    log(
+      `${name}: ${cycles} cycles in ${WINDOW_S} s, ${(cpu / cycles).toFixed(0)} µs of CPU a cycle, ${opened} connections opened (load ${loadAverage()})`,
+    );
+    return { cpu: cpu / cycles, opened: opened / cycles };
+  } finally {
+    await agents.stop();
+  }
+}
+
+const startedAt = Date.now();
+const loadBefore = loadAverage();
+log('building the service');
+build('apps/api/tsup.config.ts');
+const db = await benchDatabase('interlock_bench_wait_cycle');
+const env = {
+  NODE_ENV: 'production',
+  DATABASE_URL: db.url,
+  API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+  PLAN_FREE_MESSAGES: '1000000000',
+  // The budget out of reach: holds this short are charged one request each (SPEC §8e).
+  RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+  SHUTDOWN_DRAIN_DELAY_MS: '0',
+};
+const profiling = (name) =>
+  PROFILE_DIR === undefined
+    ? []
+    : [
+        '--cpu-prof',
+        `--cpu-prof-dir=${PROFILE_DIR}`,
+        `--cpu-prof-name=wait-cycle-${name}.cpuprofile`,
+      ];
+const services = [];
+try {
+  services.push({ name: 'this build', ...(await startService(env, profiling('this'))) });
+  if (process.env.AGAINST)
+    services.push({
+      name: 'the other build',
+      ...(await startService(env, profiling('other'), process.env.AGAINST)),
+    });
+  const { key } = await signUpWithKey(services[0].base, 'waitcycle');
+  const ids = await openInterrupts(services[0].base, key, AGENTS);
+  log(`${AGENTS} interrupts open; ${HOLD} s holds, ${WINDOW_S} s windows, ${ROUNDS} rounds`);
+  // What is measured, alternately: this build and the other, or this build with both re-asks.
+  const runs =
+    REASK === 'both'
+      ? [
+          {
+            service: services[0],
+            reaskAtOnce: false,
+            name: 'this build, re-asked on the next turn',
+          },
+          { service: services[0], reaskAtOnce: true, name: 'this build, re-asked at once' },
+        ]
+      : services.map((service) => ({
+          service,
+          reaskAtOnce: REASK === 'at-once',
+          name: service.name,
+        }));
+  const figures = runs.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = runs.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) figures[i].push(await measure(runs[i], key, ids));
+  }
+  const us = (values) => values.map((v) => v.cpu.toFixed(0)).join(' ');
+  const opened = (values) => values.map((v) => (v.opened * 1000).toFixed(0)).join(' ');
+  console.log(
+    `wait cycle, ${AGENTS} agents holding ${HOLD} s — ${machine()}, load ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min`,
+  );
+  for (const [i, run] of runs.entries())
+    console.log(
+      `${run.name}: ${us(figures[i])} µs of CPU a cycle; ${opened(figures[i])} connections opened per 1,000 cycles (per round)`,
+    );
+  if (runs.length === 2) {
+    const ratios = figures[0].map((v, i) => v.cpu / figures[1][i].cpu);
+    const median = [...ratios].sort((a, b) => a - b)[ratios.length >> 1];
+    console.log(
+      `${runs[0].name} / ${runs[1].name}${process.env.AGAINST ? ` (${process.env.AGAINST})` : ''}, per round: ${ratios.map((r) => r.toFixed(3)).join(' ')} (median ${median.toFixed(3)})`,
+    );
+  }
+} finally {
+  for (const service of services.reverse()) await service.stop();
+  await db.stop();
+}

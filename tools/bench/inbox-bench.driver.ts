@@ -8,6 +8,9 @@
  * mostly open; 40 % unassigned, 40 % assigned to one of 20 members, 20 % to one of 5 teams;
  * 5 % escalated; a third with an externalId; titles of two or three of 20 common words (each
  * in about 12 % of titles), "urgent" in 2 % and a rare word in one in 10,000. Every answered interrupt has its decision row.
+ * The large organisation also holds as many agent sessions, named alike (two or three of the
+ * same words, the rare word in one in 10,000), the newest 500 active: the sessions' name search
+ * (`q`, SessionsService.list) is timed beside the inbox's.
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +21,9 @@ import type { InterruptListing } from '../../apps/api/src/interrupts/list-interr
 import { InterruptsRepository } from '../../apps/api/src/interrupts/interrupts.repository';
 import { TeamsRepository } from '../../apps/api/src/teams/teams.repository';
 import { TeamsService } from '../../apps/api/src/teams/teams.service';
+import { SessionsService } from '../../apps/api/src/sessions/sessions.service';
+import { SessionsRepository } from '../../apps/api/src/sessions/sessions.repository';
+import type { SessionListing } from '../../apps/api/src/sessions/list-sessions.command';
 
 const BIG = Number(process.argv[2] ?? 100_000);
 const NEIGHBOURS = 9;
@@ -66,7 +72,8 @@ async function main() {
     teams,
     undefined as never,
     undefined as never,
-    undefined as never,
+    // The held waits: the service registers its readers with them at construction; no wait runs.
+    { whenStopping: () => undefined, readStatusesWith: () => undefined } as never,
     undefined as never,
     undefined as never,
     undefined as never,
@@ -178,6 +185,52 @@ async function main() {
     `SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
   );
   const org: string = big.id;
+  const [{ sessions: seeded }] = await ds.query(
+    `SELECT count(*)::int AS sessions FROM sessions WHERE organisation_id = $1`,
+    [org],
+  );
+  if (seeded < BIG) {
+    log(`seeding ${BIG} sessions in the large organisation`);
+    await ds.query(
+      `INSERT INTO sessions (organisation_id, id, name, status, started_at, ended_at, name_search)
+       SELECT $1, gen_random_uuid(), t.name, CASE WHEN g > $2 - 500 THEN 'active' ELSE 'ended' END, c.at,
+              CASE WHEN g > $2 - 500 THEN NULL ELSE c.at + interval '20 minutes' END,
+              array_to_tsvector(string_to_array(t.name, ' '))
+         FROM generate_series(1, $2::int) g,
+              LATERAL (SELECT abs(hashint4(g + 31)) AS h1, abs(hashint4(g + 7907)) AS h3) h,
+              LATERAL (SELECT timestamptz '2025-11-22' + (g::float8 / $2) * interval '365 days' AS at) c,
+              LATERAL (SELECT ($3::text[])[1 + h3 % 20] || ' ' || ($3::text[])[1 + (h3 / 20) % 20] ||
+                              CASE WHEN h1 % 2 = 0 THEN ' ' || ($3::text[])[1 + (h3 / 400) % 20] ELSE '' END ||
+                              CASE WHEN g % 10000 = 7 THEN ' zyzzyva' ELSE '' END AS name) t`,
+      [org, BIG - seeded, WORDS],
+    );
+    await ds.query(`VACUUM ANALYZE sessions`);
+    await ds.query(`CHECKPOINT`);
+  }
+  // Only the listing is exercised: the collaborators of the writes are not needed.
+  const sessions = new SessionsService(
+    ds,
+    new SessionsRepository(),
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    config,
+  );
+  const [someSession] = await ds.query(
+    `SELECT id FROM sessions WHERE organisation_id = $1 ORDER BY started_at LIMIT 1`,
+    [org],
+  );
+  const sessionPage = (query: SessionListing) => async () =>
+    (await sessions.list({ organisationId: org, listing: { limit: 50, ...query } })).sessions
+      .length;
+  const sessionSecond = async (query: SessionListing) => {
+    const first = await sessions.list({ organisationId: org, listing: { limit: 50, ...query } });
+    return sessionPage({ ...query, cursor: first.nextCursor ?? undefined });
+  };
+
   const [me]: { id: string }[] = await ds.query(
     `SELECT ms.user_id AS id FROM memberships ms JOIN team_members tm ON tm.organisation_id = ms.organisation_id AND tm.member_id = ms.user_id
       WHERE ms.organisation_id = $1 LIMIT 1`,
@@ -354,6 +407,20 @@ async function main() {
       'combined',
       'open, my_teams, escalated, oldest',
       async () => page({ status: 'open', assignee: 'my_teams', escalated: true, order: 'oldest' }),
+    ],
+    ['sessions', 'no q, newest first', async () => sessionPage({})],
+    ['sessions q', 'a word in 12 % of names', async () => sessionPage({ q: 'deploy' })],
+    ['sessions q', 'a word, page 2', async () => sessionSecond({ q: 'deploy' })],
+    ['sessions q', '1-letter prefix', async () => sessionPage({ q: 'd' })],
+    ['sessions q', 'two words', async () => sessionPage({ q: 'deploy prod' })],
+    ['sessions q', 'three words', async () => sessionPage({ q: 'deploy prod refund' })],
+    ['sessions q', 'a word, active', async () => sessionPage({ status: 'active', q: 'deploy' })],
+    ['sessions q', 'rare word (1 in 10,000)', async () => sessionPage({ q: 'zyzzyva' })],
+    ['sessions q', 'no match', async () => sessionPage({ q: 'xylophone' })],
+    [
+      'sessions q',
+      "an id's first 8 characters (the oldest session)",
+      async () => sessionPage({ q: (someSession.id as string).slice(0, 8) }),
     ],
   ];
   // One interrupt as the detail page reads it (include=history,session), and as agents read it.

@@ -181,6 +181,12 @@ describe('migrations with several instances and existing data', () => {
         expect(
           new Set(refunds.body.interrupts.map((i: { title: string }) => i.title.split(' ')[0])),
         ).toEqual(new Set(['Refund']));
+        // Sessions started before the name search are found by name (the backfill).
+        const nightly = await http().get('/api/sessions?q=nightly&limit=200').set('x-api-key', key);
+        expect(nightly.status).toBe(200);
+        expect(nightly.body.sessions).toHaveLength(50);
+        const seventh = await http().get('/api/sessions?q=NIGHTLY%207').set('x-api-key', key);
+        expect(seventh.body.sessions.map((s: { name: string }) => s.name)).toEqual(['nightly 7']);
         const during = await http().get('/api/audit-log?q=upgrade').set('x-api-key', key);
         expect(during.status).toBe(200);
         expect(during.body.entries.map((e: { summary: string }) => e.summary)).toEqual([

@@ -70,12 +70,12 @@ test.describe('Audit log', () => {
     expect(csv.some((line) => line.includes('interrupt.decided'))).toBe(true);
   });
 
-  test('the target picker finds interrupts by title, webhooks by address and rules by name', async ({
+  test('the target picker finds interrupts by title, webhooks by address, rules and sessions by name', async ({
     page,
     owner,
   }) => {
-    // Three target types, each searched and applied, then axe: at load 40+ that passed 90 s.
-    test.setTimeout(240_000);
+    // Four target types, each searched and applied, then axe: at load 40+ three passed in 90 s.
+    test.setTimeout(300_000);
     const as = { cookie: owner.cookie };
     const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
       ...as,
@@ -91,6 +91,9 @@ test.describe('Audit log', () => {
       title: `Paint the ${word}s`,
       actionRequests: [{ name: 'paint', args: {} }],
     });
+    const run = await agent.sessions.start({ name: `${word} refuel run` });
+    await agent.sessions.end(run.id);
+    await agent.sessions.start({ name: `${word} paint run` });
     const hook = `http://127.0.0.1:9/${unique('hook')}`;
     const { body: webhook } = await api<{ id: string }>('POST', '/api/webhooks', {
       ...as,
@@ -139,5 +142,18 @@ test.describe('Audit log', () => {
     await expect(page).toHaveURL(new RegExp(`targetId=${rule.id}`));
     await expect(table.getByRole('row')).toHaveCount(2);
     await expectAccessible(page, 'the audit log filtered to a rule');
+    await page.getByRole('button', { name: 'Clear every filter' }).click();
+
+    // Sessions: words of the name (prefixes, case ignored), answered by the API's name search;
+    // each option says when the run started.
+    await pick('session');
+    await target.fill(`${word}zz`);
+    await expect(page.getByText('No session with that name or id')).toBeVisible();
+    await target.fill(`refu ${word.slice(0, 6).toLowerCase()}`);
+    await page.getByRole('option', { name: new RegExp(`^${word} refuel run \\(started `) }).click();
+    await expect(page).toHaveURL(new RegExp(`targetId=${run.id}`));
+    await expect(target).toHaveValue(new RegExp(`^${word} refuel run \\(started `));
+    await expect(table.getByRole('row')).toHaveCount(3); // the header, session.started and .ended
+    await expect(table).toContainText('session.ended');
   });
 });

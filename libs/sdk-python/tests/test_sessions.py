@@ -41,13 +41,15 @@ def make(rec: Recorder) -> Interlock:
 
 def test_list_walks_every_page_repeating_the_filters() -> None:
     rec = sessions_server(7)
-    names = [s.name for s in make(rec).sessions.list(status="ended", external_id="nightly", limit=3)]
+    names = [s.name for s in make(rec).sessions.list(status="ended", external_id="nightly", q="Déploi run", limit=3)]
     assert names == [f"run {n}" for n in range(7)]
     assert [(r.method, r.url.path) for r in rec.requests] == [("GET", "/api/sessions")] * 3
     for request in rec.requests:
-        assert (request.url.params["status"], request.url.params["externalId"], request.url.params["limit"]) == (
+        params = request.url.params
+        assert (params["status"], params["externalId"], params["q"], params["limit"]) == (
             "ended",
             "nightly",
+            "Déploi run",
             "3",
         )
     assert ["cursor" in r.url.params for r in rec.requests] == [False, True, True]

@@ -1,8 +1,6 @@
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { OutboxWorker } from '../jobs/outbox-worker';
+import { OutboxWorker, type OutboxWorkerBase } from '../jobs/outbox-worker';
 import { attemptOutcome } from '../webhooks/webhook-retry.util';
 import type { AttemptResult, WebhookSender } from '../webhooks/webhook-sender';
 import { type AddressResolver, checkForAttempt } from '../webhooks/webhook-url.util';
@@ -60,16 +58,14 @@ export class InterruptResumeWorker extends OutboxWorker {
   private readonly leaseMs: number;
 
   constructor(
-    private readonly dataSource: DataSource,
+    base: OutboxWorkerBase,
     private readonly config: WebhookConfig,
     private readonly production: boolean,
     private readonly resumes: InterruptResumes,
     private readonly sender: WebhookSender,
     private readonly resolve: AddressResolver,
-    private readonly logger: Logger,
-    wakeMe: () => void,
   ) {
-    super(config.pollMs, wakeMe);
+    super(base, config.pollMs);
     this.leaseMs = 2 * config.timeoutMs + 5_000;
   }
 

@@ -12,7 +12,7 @@ import { responseSchemaOf, type StoredActionRequest } from './interrupt-record';
 import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
-import { InterruptsRepository } from './interrupts.repository';
+import { type LockedInterrupt, InterruptsRepository } from './interrupts.repository';
 import type { AssignInterruptCommand, SetPriorityCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
 import type { InterruptResponse } from './dto/interrupt.response';
@@ -23,6 +23,9 @@ const noLongerOpen = (status: string) =>
 /** Assigning or escalating an interrupt that is not open: 409 (answered keeps its text). */
 const closed = (status: string) =>
   status === 'answered' ? alreadyAnswered() : noLongerOpen(status);
+
+/** The webhook events that tell of a member's change to an open interrupt (`changeOpen`). */
+type MemberChangeEvent = 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated';
 
 /** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
 export interface DecisionAuthority {
@@ -220,19 +223,17 @@ export class InterruptReviewService {
   async assign(command: AssignInterruptCommand): Promise<InterruptResponse> {
     const { organisationId, actor, interruptId: id, ip } = command;
     const wanted = command.assignee;
-    if (wanted === null) return this.unassign(organisationId, actor, id, ip);
-    const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
-      if (interrupt.status !== 'open') throw closed(interrupt.status);
+    if (wanted === null) return this.unassign(command);
+    return this.changeOpen(command, async (tx, interrupt) => {
       const assignee = await this.findAssignee(tx, organisationId, wanted.type, wanted.id);
       if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id)
-        return this.interrupts.render(tx, organisationId, id);
+        return 'unchanged';
       await this.interrupts.setAssignee(tx, organisationId, id, assignee);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.assigned',
         actor,
-        target: { type: 'interrupt', id, name: interrupt.title },
+        target: { type: 'interrupt', id: id, name: interrupt.title },
         metadata: {
           assigneeType: assignee.type,
           assigneeId: assignee.id,
@@ -243,37 +244,21 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      const assigned = await this.interrupts.keepRendered(tx, organisationId, id);
-      await this.outbox.write(
-        tx,
-        organisationId,
-        [{ type: 'interrupt.assigned', subjectId: id, data: assigned }],
-        { memberId: actor.id },
-      );
-      return assigned;
+      return { event: 'interrupt.assigned' };
     });
-    await this.events.announce(organisationId);
-    return result;
   }
 
   /** Removes the assignee (`interrupt.unassigned`); an unassigned interrupt stays as it is. */
-  private async unassign(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<InterruptResponse> {
-    let changed = false;
-    const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
-      if (interrupt.status !== 'open') throw closed(interrupt.status);
-      if (interrupt.assignee_type === null) return this.interrupts.render(tx, organisationId, id);
+  private unassign(command: AssignInterruptCommand): Promise<InterruptResponse> {
+    const { organisationId, actor, interruptId: id, ip } = command;
+    return this.changeOpen(command, async (tx, interrupt) => {
+      if (interrupt.assignee_type === null) return 'unchanged';
       await this.interrupts.setAssignee(tx, organisationId, id, null);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.unassigned',
         actor,
-        target: { type: 'interrupt', id, name: interrupt.title },
+        target: { type: 'interrupt', id: id, name: interrupt.title },
         metadata: {
           previousAssigneeType: interrupt.assignee_type,
           previousAssigneeId: interrupt.assignee_id,
@@ -281,31 +266,19 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      changed = true;
-      const unassigned = await this.interrupts.keepRendered(tx, organisationId, id);
-      await this.outbox.write(
-        tx,
-        organisationId,
-        [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }],
-        { memberId: actor.id },
-      );
-      return unassigned;
+      return { event: 'interrupt.unassigned' };
     });
-    if (changed) await this.events.announce(organisationId);
-    return result;
   }
 
   /** Raises the escalation level by one, with an optional reason. */
-  async escalate(
+  escalate(
     organisationId: string,
     actor: MemberActor,
     id: string,
     reason: string | undefined,
     ip: string | null,
   ): Promise<InterruptResponse> {
-    const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
-      if (interrupt.status !== 'open') throw closed(interrupt.status);
+    return this.changeOpen({ organisationId, actor, interruptId: id }, async (tx, interrupt) => {
       const level = interrupt.escalation_level + 1;
       await this.interrupts.escalate(tx, organisationId, id, level, reason ?? null);
       await writeAuditEntry(tx, {
@@ -316,41 +289,65 @@ export class InterruptReviewService {
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
-      const escalated = await this.interrupts.keepRendered(tx, organisationId, id);
-      await this.outbox.write(
-        tx,
-        organisationId,
-        [{ type: 'interrupt.escalated', subjectId: id, data: escalated }],
-        { memberId: actor.id },
-      );
-      return escalated;
+      return { event: 'interrupt.escalated' };
     });
-    await this.events.announce(organisationId);
-    return result;
   }
 
   /**
    * Changes how urgent the interrupt is (SPEC §8e): audited `interrupt.priority_changed` {from,
    * to}; the same priority changes nothing and writes nothing; 409 once it is no longer open.
    */
-  async setPriority(command: SetPriorityCommand): Promise<InterruptResponse> {
+  setPriority(command: SetPriorityCommand): Promise<InterruptResponse> {
     const { organisationId, actor, interruptId: id, priority, ip } = command;
-    let changed = false;
-    const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
-      if (interrupt.status !== 'open') throw closed(interrupt.status);
-      if (interrupt.priority === priority) return this.interrupts.render(tx, organisationId, id);
+    return this.changeOpen(command, async (tx, interrupt) => {
+      if (interrupt.priority === priority) return 'unchanged';
       await this.interrupts.setPriority(tx, organisationId, id, priority);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.priority_changed',
         actor,
-        target: { type: 'interrupt', id, name: interrupt.title },
+        target: { type: 'interrupt', id: id, name: interrupt.title },
         metadata: { from: interrupt.priority, to: priority },
         ipAddress: ip,
       });
+      return { event: null };
+    });
+  }
+
+  /**
+   * A member's change to an open interrupt (409 once it is not: `closed`), in one transaction
+   * with the interrupt locked: `change` makes it and writes its audit entry, and says which
+   * webhook event tells of it (none: `null`) — or that nothing changed, when the interrupt is
+   * answered as it is and nothing is written or announced. A change keeps the new rendering,
+   * sends its event and, once committed, is announced to the organisation's event streams.
+   */
+  private async changeOpen(
+    {
+      organisationId,
+      actor,
+      interruptId: id,
+    }: Pick<AssignInterruptCommand, 'organisationId' | 'actor' | 'interruptId'>,
+    change: (
+      tx: Queryable,
+      interrupt: LockedInterrupt,
+    ) => Promise<'unchanged' | { event: MemberChangeEvent | null }>,
+  ): Promise<InterruptResponse> {
+    let changed = false;
+    const result = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
+      if (interrupt.status !== 'open') throw closed(interrupt.status);
+      const made = await change(tx, interrupt);
+      if (made === 'unchanged') return this.interrupts.render(tx, organisationId, id);
       changed = true;
-      return this.interrupts.keepRendered(tx, organisationId, id);
+      const after = await this.interrupts.keepRendered(tx, organisationId, id);
+      if (made.event !== null)
+        await this.outbox.write(
+          tx,
+          organisationId,
+          [{ type: made.event, subjectId: id, data: after }],
+          { memberId: actor.id },
+        );
+      return after;
     });
     if (changed) await this.events.announce(organisationId);
     return result;

@@ -1,12 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
-import { JobRunner } from '../jobs/job-runner';
-import { LOGGER } from '../logging/logger.module';
-import { NotificationBus } from '../notifications/notification-bus';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 import { WebhookSender } from '../webhooks/webhook-sender';
@@ -15,6 +9,7 @@ import { WEBHOOK_RESOLVER } from '../webhooks/webhooks.service';
 import { InterruptResumeWorker } from './interrupt-resume.worker';
 import { InterruptResumes } from './interrupt-resumes';
 import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
+import { outboxWorkerProvider } from '../jobs/outbox-worker.provider';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { InterruptExpiryJob } from './interrupt-expiry.job';
 import { InterruptEscalationJob } from './interrupt-escalation.job';
@@ -67,43 +62,19 @@ import { ClassificationModule } from '../classification/classification.module';
         return resumes;
       },
     },
-    {
-      provide: InterruptResumeWorker,
-      inject: [
-        DataSource,
-        APP_CONFIG,
-        InterruptResumes,
-        WebhookSender,
-        WEBHOOK_RESOLVER,
-        LOGGER,
-        JobRunner,
-        NotificationBus,
-      ],
-      useFactory: (
-        dataSource: DataSource,
-        config: AppConfig,
-        resumes: InterruptResumes,
-        sender: WebhookSender,
-        resolve: AddressResolver,
-        logger: Logger,
-        runner: JobRunner,
-        bus: NotificationBus,
-      ) => {
-        const worker = new InterruptResumeWorker(
-          dataSource,
+    outboxWorkerProvider(
+      InterruptResumeWorker,
+      [InterruptResumes, WebhookSender, WEBHOOK_RESOLVER],
+      (base, config, resumes: InterruptResumes, sender: WebhookSender, resolve: AddressResolver) =>
+        new InterruptResumeWorker(
+          base,
           config.webhooks,
           config.nodeEnv === 'production',
           resumes,
           sender,
           resolve,
-          logger,
-          () => runner.wake(InterruptResumeWorker.NAME),
-        );
-        runner.register(worker);
-        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => runner.wake(InterruptResumeWorker.NAME));
-        return worker;
-      },
-    },
+        ),
+    ),
     {
       provide: InterruptExpiryJob,
       inject: [InterruptLifecycleService, PeriodicJobsWorker],

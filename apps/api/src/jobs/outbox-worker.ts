@@ -1,5 +1,17 @@
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
 import { InFlightTasks } from './in-flight-tasks';
 import type { JobWorker } from './job-runner';
+
+/**
+ * What every outbox worker is given (`outboxWorkerProvider` makes it): the database, the log, and
+ * a wake-up that asks this instance's job runner to poll it again.
+ */
+export interface OutboxWorkerBase {
+  readonly dataSource: DataSource;
+  readonly logger: Logger;
+  readonly wakeMe: () => void;
+}
 
 /**
  * What the outbox delivery workers share (webhook deliveries, notifications, resumeUrls): a
@@ -12,14 +24,17 @@ export abstract class OutboxWorker implements JobWorker {
   abstract readonly name: string;
   readonly idleMs: number;
   protected readonly inFlight: InFlightTasks;
+  protected readonly dataSource: DataSource;
+  protected readonly logger: Logger;
+  protected readonly wakeMe: () => void;
   protected stopping = false;
 
-  constructor(
-    pollMs: number,
-    protected readonly wakeMe: () => void,
-  ) {
+  constructor(base: OutboxWorkerBase, pollMs: number) {
+    this.dataSource = base.dataSource;
+    this.logger = base.logger;
+    this.wakeMe = base.wakeMe;
     this.idleMs = pollMs;
-    this.inFlight = new InFlightTasks(wakeMe);
+    this.inFlight = new InFlightTasks(base.wakeMe);
   }
 
   abstract poll(): Promise<boolean>;

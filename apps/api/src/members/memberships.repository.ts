@@ -174,36 +174,39 @@ export function organisationsOfUser(db: Queryable, userId: string): Promise<User
  * A current member of the organisation (their user id and name), locked against removal until
  * the transaction ends; undefined when `userId` is no current member of it.
  */
-export async function lockCurrentMember(
+export function lockCurrentMember(
   db: Queryable,
   organisationId: string,
   userId: string,
 ): Promise<{ id: string; name: string } | undefined> {
-  const [row] = await queryRows<{ id: string; name: string }>(
-    db,
-    `SELECT u.id, u.name FROM memberships m ${joinUsers('u', 'm.user_id')}
-      WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
-        FOR KEY SHARE OF m`,
-    [organisationId, userId],
-  );
-  return row;
+  return lockCurrentMemberWhere(db, organisationId, 'm.user_id = $2', userId);
 }
 
 /**
  * `lockCurrentMember` by email address (stored lower-case: users.repository normalizeEmail);
  * undefined when no current member of the organisation has it.
  */
-export async function lockCurrentMemberByEmail(
+export function lockCurrentMemberByEmail(
   db: Queryable,
   organisationId: string,
   email: string,
 ): Promise<{ id: string; name: string } | undefined> {
+  return lockCurrentMemberWhere(db, organisationId, 'u.email = $2', normaliseEmail(email));
+}
+
+/** The current member `condition` (on `$2`) names, locked as `lockCurrentMember` says. */
+async function lockCurrentMemberWhere(
+  db: Queryable,
+  organisationId: string,
+  condition: 'm.user_id = $2' | 'u.email = $2',
+  value: string,
+): Promise<{ id: string; name: string } | undefined> {
   const [row] = await queryRows<{ id: string; name: string }>(
     db,
     `SELECT u.id, u.name FROM memberships m ${joinUsers('u', 'm.user_id')}
-      WHERE m.organisation_id = $1 AND u.email = $2 AND m.left_at IS NULL
+      WHERE m.organisation_id = $1 AND ${condition} AND m.left_at IS NULL
         FOR KEY SHARE OF m`,
-    [organisationId, normaliseEmail(email)],
+    [organisationId, value],
   );
   return row;
 }

@@ -1,9 +1,7 @@
 import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { OutboxWorker } from '../jobs/outbox-worker';
+import { OutboxWorker, type OutboxWorkerBase } from '../jobs/outbox-worker';
 import type { Mailer } from '../mail/mailer';
 import {
   notificationAttemptChannel,
@@ -144,16 +142,14 @@ export class NotificationDeliveryWorker extends OutboxWorker {
   private recordingCount = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    base: OutboxWorkerBase,
     private readonly config: NotificationConfig,
     private readonly mailer: Mailer,
     private readonly renderer: MessageRenderer,
     private readonly outbox: NotificationOutbox,
     private readonly signer: ActionLinkSigner,
-    private readonly logger: Logger,
-    wakeMe: () => void,
   ) {
-    super(config.pollMs, wakeMe);
+    super(base, config.pollMs);
     this.capacity = 4 * config.concurrency;
     this.minClaim = Math.ceil(config.concurrency / 2);
   }

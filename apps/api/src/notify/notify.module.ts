@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
 import { JobRunner } from '../jobs/job-runner';
+import { outboxWorkerProvider } from '../jobs/outbox-worker.provider';
 import { InterruptsRepository } from '../interrupts/interrupts.repository';
 import { LOGGER } from '../logging/logger.module';
 import { Mailer } from '../mail/mailer';
@@ -144,46 +145,26 @@ import { periodicJobProvider } from '../jobs/periodic-job.provider';
       useFactory: (config: AppConfig) =>
         new MessageRenderer(config.dashboardUrl, new InvitationEmailProof(config.apiKeyPepper)),
     },
-    {
-      provide: NotificationDeliveryWorker,
-      inject: [
-        DataSource,
-        APP_CONFIG,
-        Mailer,
-        MessageRenderer,
-        NotificationOutbox,
-        ActionLinkSigner,
-        LOGGER,
-        JobRunner,
-        NotificationBus,
-      ],
-      useFactory: (
-        dataSource: DataSource,
-        config: AppConfig,
+    outboxWorkerProvider(
+      NotificationDeliveryWorker,
+      [Mailer, MessageRenderer, NotificationOutbox, ActionLinkSigner],
+      (
+        base,
+        config,
         mailer: Mailer,
         renderer: MessageRenderer,
         outbox: NotificationOutbox,
         signer: ActionLinkSigner,
-        logger: Logger,
-        runner: JobRunner,
-        bus: NotificationBus,
-      ) => {
-        const wake = () => runner.wake(NotificationDeliveryWorker.NAME);
-        const worker = new NotificationDeliveryWorker(
-          dataSource,
+      ) =>
+        new NotificationDeliveryWorker(
+          base,
           config.notifications,
           mailer,
           renderer,
           outbox,
           signer,
-          logger,
-          wake,
-        );
-        runner.register(worker);
-        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, wake);
-        return worker;
-      },
-    },
+        ),
+    ),
   ],
   exports: [NotificationOutbox],
 })

@@ -466,7 +466,7 @@ export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listAuditLog: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   exportAuditLog: { fromNotAfterTo: true, maxWords: { q: 8 } },
   listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
-  listSessions: { opaqueCursor: true },
+  listSessions: { opaqueCursor: true, maxWords: { q: 8 } },
   listWebhookDeliveries: { opaqueCursor: true },
   listNotificationDeliveries: { opaqueCursor: true },
 };

@@ -6,6 +6,11 @@ export type SessionListStatus = (typeof SESSION_LIST_STATUSES)[number];
 export interface SessionListing {
   status?: SessionListStatus;
   externalId?: string;
+  /**
+   * Words of the name, each a prefix of one of its words (case and accents ignored), or the
+   * beginning of the id (`nameSearchOf`).
+   */
+  q?: string;
   /** The previous page's `nextCursor`, with the same filters. */
   cursor?: string;
   limit?: number;

@@ -18,6 +18,9 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 @Index('sessions_organisation_started_idx', ['organisationId', 'startedAt', 'id'])
 @Index('sessions_organisation_active_idx', { synchronize: false })
 @Index('sessions_organisation_external_idx', { synchronize: false })
+// Name search (`q`): the name's words keyed by organisation (audit_log_search_keys(organisation_id,
+// name_search)), migration 1795781500000.
+@Index('sessions_name_search_keys_idx', { synchronize: false })
 @Check('sessions_status_check', `"status" IN ('active', 'ended', 'disconnected')`)
 export class SessionEntity {
   @PrimaryColumn('uuid')
@@ -53,4 +56,11 @@ export class SessionEntity {
 
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   endedAt!: Date | null;
+
+  /**
+   * The name's words as `searchWords` folds them (case, accents), each a lexeme: what `q` matches
+   * by prefix. Written with the session (names never change).
+   */
+  @Column('tsvector', { default: () => "''", select: false })
+  nameSearch!: string;
 }

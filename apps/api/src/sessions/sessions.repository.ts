@@ -22,9 +22,74 @@ export function linkedSessionJson(organisationId: string, sessionId: string): st
 export interface NewSession {
   id: string;
   name: string;
+  /** The name's folded words (`searchWords`), what `q` finds it by. */
+  nameWords: string[];
   externalId: string | null;
   metadata: Record<string, unknown> | null;
   startedByKeyId: string;
+}
+
+/** The listing's filters (SPEC §5): `ended` is every session no longer active. */
+export interface SessionFilter {
+  status?: 'active' | 'ended';
+  externalId?: string;
+}
+
+/**
+ * What a name search matches: every word a prefix of a word of the name (`words`, tsquery text
+ * as `searchTsquery` writes it — keyed by the organisation for `searchIndex`; undefined: no word
+ * typed), or the id within `idRange` (an id prefix typed, as its lowest and highest id).
+ */
+export interface SessionMatch {
+  words?: string;
+  idRange?: readonly [string, string];
+}
+
+const ORDER = 'started_at DESC, id DESC';
+/** A page of ids found by a search, joined back to its sessions (`s`). */
+const PAGE_COLUMNS = SESSION_COLUMNS.split(', ')
+  .map((column) => `s.${column}`)
+  .join(', ');
+const PAGE_ORDER = 's.started_at DESC, s.id DESC';
+
+/** WHERE clauses and their parameters, `$1` the organisation. */
+class Conditions {
+  readonly params: unknown[];
+  readonly where = ['organisation_id = $1'];
+
+  constructor(organisationId: string) {
+    this.params = [organisationId];
+  }
+
+  bind(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+}
+
+function listingConditions(
+  organisationId: string,
+  filter: SessionFilter,
+  after: KeysetPosition | undefined,
+): Conditions {
+  const c = new Conditions(organisationId);
+  if (filter.status === 'active') c.where.push('ended_at IS NULL');
+  if (filter.status === 'ended') c.where.push('ended_at IS NOT NULL');
+  if (filter.externalId !== undefined) c.where.push(`external_id = ${c.bind(filter.externalId)}`);
+  if (after !== undefined)
+    c.where.push(`(started_at, id) < (${c.bind(after.createdAt)}, ${c.bind(after.id)})`);
+  return c;
+}
+
+/** The match as one condition on the words (`words`: a tsvector expression) or the id. */
+function matchCondition(c: Conditions, match: SessionMatch, words: string, id: string): string {
+  const either: string[] = [];
+  if (match.words !== undefined) either.push(`${words} @@ ${c.bind(match.words)}::tsquery`);
+  if (match.idRange !== undefined)
+    either.push(
+      `${id} BETWEEN ${c.bind(match.idRange[0])}::uuid AND ${c.bind(match.idRange[1])}::uuid`,
+    );
+  return either.length === 1 ? either[0] : `(${either.join(' OR ')})`;
 }
 
 export interface SessionMessageRow {
@@ -43,8 +108,8 @@ export class SessionsRepository {
   async insert(db: Queryable, organisationId: string, session: NewSession): Promise<SessionRow> {
     const [row] = await queryRows<SessionRow>(
       db,
-      `INSERT INTO sessions (organisation_id, id, name, external_id, metadata, started_by_key_id)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO sessions (organisation_id, id, name, external_id, metadata, started_by_key_id, name_search)
+       VALUES ($1, $2, $3, $4, $5, $6, array_to_tsvector($7::text[]))
        RETURNING ${SESSION_COLUMNS}`,
       [
         organisationId,
@@ -53,6 +118,7 @@ export class SessionsRepository {
         session.externalId,
         session.metadata === null ? null : JSON.stringify(session.metadata),
         session.startedByKeyId,
+        session.nameWords,
       ],
     );
     return row;
@@ -114,30 +180,99 @@ export class SessionsRepository {
   page(
     db: Queryable,
     organisationId: string,
-    filter: { status?: 'active' | 'ended'; externalId?: string },
+    filter: SessionFilter,
     after: KeysetPosition | undefined,
     take: number,
   ): Promise<SessionRow[]> {
-    const params: unknown[] = [organisationId];
-    const where = ['organisation_id = $1'];
-    if (filter.status === 'active') where.push('ended_at IS NULL');
-    if (filter.status === 'ended') where.push('ended_at IS NOT NULL');
-    if (filter.externalId !== undefined) {
-      params.push(filter.externalId);
-      where.push(`external_id = $${params.length}`);
-    }
-    if (after !== undefined) {
-      params.push(after.createdAt, after.id);
-      where.push(`(started_at, id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(take);
+    const c = listingConditions(organisationId, filter, after);
     return queryRows<SessionRow>(
       db,
       `SELECT ${SESSION_COLUMNS} FROM sessions
-        WHERE ${where.join(' AND ')}
-        ORDER BY started_at DESC, id DESC
-        LIMIT $${params.length}`,
-      params,
+        WHERE ${c.where.join(' AND ')}
+        ORDER BY ${ORDER} LIMIT ${c.bind(take)}`,
+      c.params,
+    );
+  }
+
+  /**
+   * A name search, first plan: the next `window` sessions of the listing, newest first (its
+   * index), of which the first `take` that match. Cheap when matches are common.
+   */
+  searchWalk(
+    db: Queryable,
+    organisationId: string,
+    filter: SessionFilter,
+    match: SessionMatch,
+    after: KeysetPosition | undefined,
+    take: number,
+    window: number,
+  ): Promise<SessionRow[]> {
+    const c = listingConditions(organisationId, filter, after);
+    const size = c.bind(window);
+    const matches = matchCondition(c, match, 'name_search', 'id');
+    return queryRows<SessionRow>(
+      db,
+      `SELECT ${PAGE_COLUMNS}
+         FROM (SELECT w.id
+                 FROM (SELECT id, started_at, name_search FROM sessions WHERE ${c.where.join(' AND ')}
+                        ORDER BY ${ORDER} LIMIT ${size}) w
+                WHERE ${matches}
+                ORDER BY ${ORDER} LIMIT ${c.bind(take)}) page
+         JOIN sessions s ON s.organisation_id = $1 AND s.id = page.id
+        ORDER BY ${PAGE_ORDER}`,
+      c.params,
+    );
+  }
+
+  /**
+   * Where a walk of `window` sessions ended (its last session), or undefined when the listing
+   * ended within it: where the word index takes over. Asked only when the walk did not fill its
+   * page, since it reads the whole window (the listing's index alone).
+   */
+  async windowEnd(
+    db: Queryable,
+    organisationId: string,
+    filter: SessionFilter,
+    after: KeysetPosition | undefined,
+    window: number,
+  ): Promise<KeysetPosition | undefined> {
+    const c = listingConditions(organisationId, filter, after);
+    const [end] = await queryRows<{ id: string; started_at: Date }>(
+      db,
+      `SELECT id, started_at FROM sessions WHERE ${c.where.join(' AND ')}
+        ORDER BY ${ORDER} OFFSET ${c.bind(window)}::int - 1 LIMIT 1`,
+      c.params,
+    );
+    return end === undefined ? undefined : { createdAt: end.started_at, id: end.id };
+  }
+
+  /**
+   * A name search, second plan: every match through the word index (`<organisation id>:<word>`
+   * keys, migration 1795781500000; `match.words` keyed so) and the primary key's range of ids,
+   * then the page in keyset order.
+   * Materialised, so Postgres collects the matches by those indexes rather than walking the
+   * ordered listing: right when matches are rare.
+   */
+  searchIndex(
+    db: Queryable,
+    organisationId: string,
+    filter: SessionFilter,
+    match: SessionMatch,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<SessionRow[]> {
+    const c = listingConditions(organisationId, filter, after);
+    c.where.push(
+      matchCondition(c, match, 'audit_log_search_keys(organisation_id, name_search)', 'id'),
+    );
+    return queryRows<SessionRow>(
+      db,
+      `WITH matches AS MATERIALIZED (SELECT id, started_at FROM sessions WHERE ${c.where.join(' AND ')})
+       SELECT ${PAGE_COLUMNS}
+         FROM (SELECT id FROM matches ORDER BY ${ORDER} LIMIT ${c.bind(take)}) page
+         JOIN sessions s ON s.organisation_id = $1 AND s.id = page.id
+        ORDER BY ${PAGE_ORDER}`,
+      c.params,
     );
   }
 

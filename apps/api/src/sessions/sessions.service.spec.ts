@@ -119,7 +119,7 @@ describe('SessionsService', () => {
     expect(repository.insert).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
-      expect.objectContaining({ name: 'nightly', startedByKeyId: 'k-1' }),
+      expect.objectContaining({ name: 'nightly', nameWords: ['nightly'], startedByKeyId: 'k-1' }),
     );
     expect(audit).toEqual([
       { action: 'session.started', actor: ['api_key', 'k-1', 'nightly agent'] },

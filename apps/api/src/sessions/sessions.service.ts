@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { writeAuditEntry } from '@interlock/audit';
+import { searchTsquery, searchWords, writeAuditEntry } from '@interlock/audit';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { Queryable } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
+import { KeysetCursorCodec, type KeysetPosition, keysetPage } from '@interlock/cursor';
 import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -16,7 +16,8 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
 import { notActiveMessage, SessionRow, toSessionResponse } from './session-record';
-import { SessionsRepository } from './sessions.repository';
+import { type SessionFilter, SessionsRepository } from './sessions.repository';
+import { NAME_SEARCH_WINDOW, type NameSearch, nameSearchOf } from './session-search.util';
 import type { AppendSessionMessagesCommand } from './append-session-messages.command';
 import type { SessionListResponse, SessionResponse } from './dto/session.response';
 import type { ListSessionsCommand } from './list-sessions.command';
@@ -55,6 +56,7 @@ export class SessionsService {
         const row = await this.sessions.insert(tx, organisationId, {
           id,
           name: command.name,
+          nameWords: searchWords(command.name),
           externalId: command.externalId,
           metadata: command.metadata,
           startedByKeyId: actor.id,
@@ -153,30 +155,76 @@ export class SessionsService {
     return toSessionResponse(row);
   }
 
-  /** Newest first, by keyset (startedAt, id). */
+  /** Newest first, by keyset (startedAt, id); `q` finds sessions by name or id (SPEC §5). */
   async list({
     organisationId,
     listing: query,
   }: ListSessionsCommand): Promise<SessionListResponse> {
+    const search = nameSearchOf(query.q);
+    // A cursor is good for one organisation and one set of filters, the search as read.
     const filters = JSON.stringify([
       organisationId,
       query.status ?? null,
       query.externalId ?? null,
+      ...(search === undefined ? [] : [search.words.join(' '), search.idRange?.join(' ') ?? null]),
     ]);
+    const filter: SessionFilter = { status: query.status, externalId: query.externalId };
     const page = await keysetPage<SessionRow>(
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.started_at,
       (after, take) =>
-        this.sessions.page(
-          this.dataSource,
-          organisationId,
-          { status: query.status, externalId: query.externalId },
-          after,
-          take,
-        ),
+        search === undefined
+          ? this.sessions.page(this.dataSource, organisationId, filter, after, take)
+          : this.search(organisationId, filter, search, after, take),
     );
     return { sessions: page.rows.map(toSessionResponse), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A page of a name search: a walk of the newest sessions (from the listing's index), which
+   * serves common words at once; when it does not fill the page within `NAME_SEARCH_WINDOW`
+   * sessions, matches are scarce and the word index (with the id's range) finds the rest.
+   */
+  private async search(
+    organisationId: string,
+    filter: SessionFilter,
+    search: NameSearch,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<SessionRow[]> {
+    const words = search.words.length === 0 ? undefined : searchTsquery({ words: search.words });
+    const match = { words, idRange: search.idRange };
+    const db = this.dataSource;
+    const { sessions } = this;
+    const found = await sessions.searchWalk(
+      db,
+      organisationId,
+      filter,
+      match,
+      after,
+      take,
+      NAME_SEARCH_WINDOW,
+    );
+    if (found.length === take) return found;
+    const end = await sessions.windowEnd(db, organisationId, filter, after, NAME_SEARCH_WINDOW);
+    if (end === undefined) return found;
+    const keyed = {
+      words:
+        words === undefined
+          ? undefined
+          : searchTsquery({ words: search.words }, `${organisationId}:`),
+      idRange: search.idRange,
+    };
+    const rest = await sessions.searchIndex(
+      db,
+      organisationId,
+      filter,
+      keyed,
+      end,
+      take - found.length,
+    );
+    return [...found, ...rest];
   }
 
   /** For an interrupt that links to the session: locks it against deletion until `tx` ends (404 when it is not the organisation's). */

@@ -187,21 +187,24 @@ export class TeamsRepository {
     ]);
   }
 
-  /** True when the member was added (false: already in the team). */
-  async addMember(
+  /** Puts the member in the team (`inTeam`) or takes them out; true when the team changed. */
+  async setMember(
     db: Queryable,
     organisationId: string,
     id: string,
     memberId: string,
+    inTeam: boolean,
   ): Promise<boolean> {
-    const inserted = await queryRows<{ member_id: string }>(
+    const changed = await queryRows<{ member_id: string }>(
       db,
-      `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING
-       RETURNING member_id`,
+      inTeam
+        ? `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)
+           ON CONFLICT DO NOTHING
+           RETURNING member_id`
+        : `DELETE FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3 RETURNING member_id`,
       [organisationId, id, memberId],
     );
-    return inserted.length > 0;
+    return changed.length > 0;
   }
 
   /** Takes a member out of every team of the organisation (their membership is ending). */
@@ -214,20 +217,5 @@ export class TeamsRepository {
       organisationId,
       memberId,
     ]);
-  }
-
-  /** True when the member was removed (false: not in the team). */
-  async removeMember(
-    db: Queryable,
-    organisationId: string,
-    id: string,
-    memberId: string,
-  ): Promise<boolean> {
-    const deleted = await queryRows<{ member_id: string }>(
-      db,
-      `DELETE FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3 RETURNING member_id`,
-      [organisationId, id, memberId],
-    );
-    return deleted.length > 0;
   }
 }

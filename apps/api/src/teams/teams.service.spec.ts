@@ -9,6 +9,7 @@ import { TeamsService } from './teams.service';
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
 const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
+const bob = { id: 'u-bob', name: 'Bob' };
 const ops: TeamRow = {
   id: 't-1',
   name: 'Ops',
@@ -19,7 +20,10 @@ const ops: TeamRow = {
 function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}) {
   const audit: unknown[][] = [];
   const tx = {
-    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
+    // The membership lock (memberships' own statement) finds Bob; every other statement is the audit writer's.
+    query: jest.fn(async (sql: string, params: unknown[]) =>
+      sql.includes('FROM memberships') ? [bob] : (audit.push(params), []),
+    ),
   };
   const dataSource = {
     transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
@@ -31,6 +35,7 @@ function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}
     insert: jest.fn(async () => ({ id: 't-2', name: 'SRE', created_at: ops.created_at })),
     memberCount: jest.fn(async () => 2),
     delete: jest.fn(async () => undefined),
+    setMember: jest.fn(async () => true),
     ...overrides,
   } as unknown as TeamsRepository;
   const actions = () => audit.map((params) => params[2]);
@@ -80,5 +85,20 @@ describe('TeamsService', () => {
     await service.remove({ ...byAda, ip: '203.0.113.7' }, ops.id);
     expect(repository.delete).toHaveBeenCalledWith(expect.anything(), ORG, ops.id);
     expect(actions()).toEqual(['team.deleted']);
+  });
+
+  it('adds and removes a member, audited with their name only when the team changed', async () => {
+    const { service, repository, actions } = setUp();
+    await service.addMember(byAda, ops.id, bob.id);
+    await service.removeMember(byAda, ops.id, bob.id);
+    expect((repository.setMember as jest.Mock).mock.calls).toEqual([
+      [expect.anything(), ORG, ops.id, bob.id, true],
+      [expect.anything(), ORG, ops.id, bob.id, false],
+    ]);
+    expect(actions()).toEqual(['team.member_added', 'team.member_removed']);
+    const unchanged = setUp({ setMember: jest.fn(async () => false) });
+    await unchanged.service.addMember(byAda, ops.id, bob.id);
+    await unchanged.service.removeMember(byAda, ops.id, bob.id);
+    expect(unchanged.actions()).toEqual([]);
   });
 });

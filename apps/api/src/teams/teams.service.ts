@@ -175,42 +175,36 @@ export class TeamsService {
   }
 
   /** Adds a member of the organisation to the team; adding one already in it changes nothing. */
-  async addMember(
-    { organisationId, actor, ip }: MemberCall,
-    id: string,
-    memberId: string,
-  ): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
-      const added = await this.currentMember(tx, organisationId, memberId);
-      if (!(await this.teams.addMember(tx, organisationId, id, added.id))) return;
-      await writeAuditEntry(tx, {
-        organisationId,
-        action: 'team.member_added',
-        actor,
-        target: { type: 'team', id, name: team.name },
-        metadata: { memberId: added.id, memberName: added.name },
-        ipAddress: ip,
-      });
-    });
+  addMember(call: MemberCall, id: string, memberId: string): Promise<void> {
+    return this.changeMembership(call, id, memberId, 'team.member_added');
   }
 
   /** Removes a member of the organisation from the team; removing one not in it changes nothing. */
-  async removeMember(
+  removeMember(call: MemberCall, id: string, memberId: string): Promise<void> {
+    return this.changeMembership(call, id, memberId, 'team.member_removed');
+  }
+
+  /**
+   * Adds or removes a current member of the organisation; audited only when the team changed.
+   * The team is locked against removal and the member against leaving until the entry is written.
+   */
+  private async changeMembership(
     { organisationId, actor, ip }: MemberCall,
     id: string,
     memberId: string,
+    action: 'team.member_added' | 'team.member_removed',
   ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
-      const removed = await this.currentMember(tx, organisationId, memberId);
-      if (!(await this.teams.removeMember(tx, organisationId, id, removed.id))) return;
+      const member = await this.currentMember(tx, organisationId, memberId);
+      const inTeam = action === 'team.member_added';
+      if (!(await this.teams.setMember(tx, organisationId, id, member.id, inTeam))) return;
       await writeAuditEntry(tx, {
         organisationId,
-        action: 'team.member_removed',
+        action,
         actor,
         target: { type: 'team', id, name: team.name },
-        metadata: { memberId: removed.id, memberName: removed.name },
+        metadata: { memberId: member.id, memberName: member.name },
         ipAddress: ip,
       });
     });

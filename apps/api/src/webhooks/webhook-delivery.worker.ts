@@ -1,10 +1,8 @@
 import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { OutboxWorker } from '../jobs/outbox-worker';
+import { OutboxWorker, type OutboxWorkerBase } from '../jobs/outbox-worker';
 import {
   webhookAttemptChannel,
   type WebhookAttemptRecord,
@@ -167,16 +165,14 @@ export class WebhookDeliveryWorker extends OutboxWorker {
   private quietUntil = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    base: OutboxWorkerBase,
     private readonly config: WebhookConfig,
     private readonly production: boolean,
     private readonly box: WebhookSecretBox,
     private readonly sender: WebhookSender,
     private readonly resolve: AddressResolver,
-    private readonly logger: Logger,
-    wakeMe: () => void,
   ) {
-    super(config.pollMs, wakeMe);
+    super(base, config.pollMs);
     // Long enough for a claimed delivery to wait for its endpoint's slot (one attempt at most,
     // since at most a slot's worth wait) and then to be sent.
     this.leaseMs = 2 * config.timeoutMs + 5_000;

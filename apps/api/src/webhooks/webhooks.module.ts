@@ -3,11 +3,9 @@ import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
-import { JobRunner } from '../jobs/job-runner';
+import { outboxWorkerProvider } from '../jobs/outbox-worker.provider';
 import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { LOGGER } from '../logging/logger.module';
-import { NotificationBus } from '../notifications/notification-bus';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookResolver } from './webhook-resolver';
@@ -52,44 +50,27 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
       useFactory: (config: AppConfig) =>
         new WebhookSender(config.webhooks.timeoutMs, config.webhooks.endpointConcurrency),
     },
-    {
-      provide: WebhookDeliveryWorker,
-      inject: [
-        DataSource,
-        APP_CONFIG,
-        WEBHOOK_SECRET_BOX,
-        WebhookSender,
-        WEBHOOK_RESOLVER,
-        LOGGER,
-        JobRunner,
-        NotificationBus,
-      ],
-      useFactory: (
-        dataSource: DataSource,
-        config: AppConfig,
+    outboxWorkerProvider(
+      WebhookDeliveryWorker,
+      [WEBHOOK_SECRET_BOX, WebhookSender, WEBHOOK_RESOLVER],
+      (
+        base,
+        config,
         box: WebhookSecretBox,
         sender: WebhookSender,
         resolve: (host: string) => ReturnType<WebhookResolver['lookup']>,
-        logger: Logger,
-        runner: JobRunner,
-        bus: NotificationBus,
-      ) => {
-        const wake = () => runner.wake(WebhookDeliveryWorker.NAME);
-        const worker = new WebhookDeliveryWorker(
-          dataSource,
+      ) =>
+        new WebhookDeliveryWorker(
+          base,
           config.webhooks,
           config.nodeEnv === 'production',
           box,
           sender,
           resolve,
-          logger,
-          wake,
-        );
-        runner.register(worker);
-        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => worker.nudge());
-        return worker;
-      },
-    },
+        ),
+      // New events: look for them now, past any pause.
+      (worker) => worker.nudge(),
+    ),
     {
       provide: WebhookRetentionJob,
       inject: [DataSource, APP_CONFIG, LOGGER, PeriodicJobsWorker],

@@ -8380,6 +8380,10 @@ export type ListSessionsData = {
         status?: SessionListStatus;
         externalId?: string;
         /**
+         * Name search: every word must be a prefix of a word of the session's name; case and accents are ignored. At most 8 words. The beginning of a session id (8 characters or more, as the id is written) finds that session too.
+         */
+        q?: string;
+        /**
          * The previous nextCursor; repeat the other parameters unchanged.
          */
         cursor?: string;

@@ -163,7 +163,10 @@ export type Session = SessionResponse;
 export type SessionStartParams = StartSessionDto;
 export type SessionMessage = SessionMessageDto;
 export type SessionAppendResponse = AppendMessagesResponse;
-/** `GET /api/sessions` filters: `status` `active`, or `ended` (ended or disconnected); `externalId`. */
+/**
+ * `GET /api/sessions` filters: `status` `active`, or `ended` (ended or disconnected); `externalId`;
+ * `q`, words of the name (each a prefix; case and accents ignored) or the beginning of the id.
+ */
 export type SessionListParams = NonNullable<ListSessionsData['query']>;
 
 /** One entry of the organisation's append-only audit log. */

@@ -56,6 +56,7 @@ import { EmailChange1795779600000 } from './1795779600000-email-change';
 import { RequireTwoFactor1795779700000 } from './1795779700000-require-two-factor';
 import { ClassificationVersions1795780000000 } from './1795780000000-classification-versions';
 import { SsoDomainVerification1795780600000 } from './1795780600000-sso-domain-verification';
+import { SessionNameSearch1795781500000 } from './1795781500000-session-name-search';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -115,4 +116,5 @@ export const MIGRATIONS = [
   RequireTwoFactor1795779700000,
   ClassificationVersions1795780000000,
   SsoDomainVerification1795780600000,
+  SessionNameSearch1795781500000,
 ];

@@ -21,6 +21,18 @@ class ListSessionsFilters {
   @IsString()
   @Length(1, 200)
   externalId?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "Name search: every word must be a prefix of a word of the session's name; case and accents are ignored. At most 8 words. " +
+      'The beginning of a session id (8 characters or more, as the id is written) finds that session too.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  q?: string;
 }
 
 export class ListSessionsQuery extends CursorPage(ListSessionsFilters) {}

@@ -27,9 +27,13 @@ def _append_body(messages: Sequence[SessionMessageInput]) -> Mapping[str, Any]:
 
 
 def _list_params(
-    status: Optional[SessionListStatus], external_id: Optional[str], limit: Optional[int], cursor: Optional[str]
+    status: Optional[SessionListStatus],
+    external_id: Optional[str],
+    q: Optional[str],
+    limit: Optional[int],
+    cursor: Optional[str],
 ) -> Mapping[str, object]:
-    return compact({"status": status, "externalId": external_id, "limit": limit, "cursor": cursor})
+    return compact({"status": status, "externalId": external_id, "q": q, "limit": limit, "cursor": cursor})
 
 
 def _sessions(body: Any) -> list[Session]:
@@ -42,6 +46,7 @@ class _Sessions(ListingResource[ClientT, ListT]):
         *,
         status: Optional[SessionListStatus] = None,
         external_id: Optional[str] = None,
+        q: Optional[str] = None,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         timeout: Optional[Timeout] = None,
@@ -52,6 +57,9 @@ class _Sessions(ListingResource[ClientT, ListT]):
     ) -> ListT:
         """Sessions, newest first (by ``started_at``): the first page, iterating which walks every page
         (async: ``await`` it for the first page, or ``async for`` over every item). ``status="ended"`` is
-        every session no longer active (ended or disconnected)."""
+        every session no longer active (ended or disconnected). ``q`` finds sessions by name (every word a
+        prefix of a word of the name; case and accents ignored; at most 8 words) or by the beginning of
+        their id (8 characters or more)."""
         options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
-        return self._get_list("/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options)
+        params = _list_params(status, external_id, q, limit, cursor)
+        return self._get_list("/api/sessions", params, _sessions, options)

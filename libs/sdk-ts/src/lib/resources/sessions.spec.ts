@@ -37,6 +37,7 @@ describe('sessions', () => {
     for await (const s of client(fetch).sessions.list({
       status: 'ended',
       externalId: 'nightly',
+      q: 'Déploi run',
       limit: 3,
     }))
       names.push(s.name);
@@ -47,9 +48,10 @@ describe('sessions', () => {
         c.url.pathname,
         c.url.searchParams.get('status'),
         c.url.searchParams.get('externalId'),
+        c.url.searchParams.get('q'),
         c.url.searchParams.get('limit'),
       ]),
-    ).toEqual(Array(3).fill(['GET', '/api/sessions', 'ended', 'nightly', '3']));
+    ).toEqual(Array(3).fill(['GET', '/api/sessions', 'ended', 'nightly', 'Déploi run', '3']));
     expect(calls.map((c) => c.url.searchParams.has('cursor'))).toEqual([false, true, true]);
   });
 

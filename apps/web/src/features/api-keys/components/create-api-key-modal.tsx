@@ -1,18 +1,8 @@
 import type { CreatedApiKeyResponse, CreateApiKeyDto } from '@interlock/api-client';
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { ShownOnce } from '@/shared/components/secret-shown-once';
 import { FormError } from '@/shared/components/form-error';
 import { useCreateApiKey } from '../api/api-keys.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
@@ -57,40 +47,17 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
       closeOnClickOutside={!created}
     >
       {created ? (
-        <Stack>
-          <Alert
-            color="yellow"
-            variant="light"
-            title="This is the only time the key is shown"
-            role="alert"
-          >
-            Copy it now and keep it in your agent&apos;s secret store. Interlock keeps only its
-            first characters ({created.start}); if you lose it, revoke it and create another.
-          </Alert>
-          <Text size="sm" fw={500} id="new-key-label">
-            Key “{created.name}”
-          </Text>
-          <Code
-            block
-            aria-labelledby="new-key-label"
-            data-testid="new-api-key"
-            style={{ wordBreak: 'break-all' }}
-          >
-            {created.key}
-          </Code>
-          <Group justify="space-between">
-            <CopyButton value={created.key}>
-              {({ copied, copy }) => (
-                <Button onClick={copy} color={copied ? 'teal' : 'blue'}>
-                  {copied ? 'Copied' : 'Copy key'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button variant="default" onClick={close}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
+        <ShownOnce
+          value={created.key}
+          noun="key"
+          label={`Key “${created.name}”`}
+          labelId="new-key-label"
+          testId="new-api-key"
+          onDone={close}
+        >
+          Copy it now and keep it in your agent&apos;s secret store. Interlock keeps only its first
+          characters ({created.start}); if you lose it, revoke it and create another.
+        </ShownOnce>
       ) : (
         <form
           onSubmit={form.onSubmit((values) =>

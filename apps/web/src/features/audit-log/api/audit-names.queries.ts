@@ -5,14 +5,16 @@ import {
   listInterrupts,
   listMembers,
   listRoles,
+  listSessions,
   listTeams,
   listWebhooks,
   type ActorType,
   type TargetType,
 } from '@interlock/api-client';
 import type { ComboboxItemGroup } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { dateTime } from '@/shared/utils/format';
 
 /** Names to pick a member, key, team or role by, read only when the reader may list them. */
 function useNames() {
@@ -73,20 +75,44 @@ export function useActorChoices(actorType: ActorType | undefined): Groups {
   ];
 }
 
+/** The target types too many to list whole: read by search, as the API finds them by `q`. */
+type SearchedType = 'interrupt' | 'session';
+
+type Choice = { value: string; label: string };
+
 /**
- * Targets too many to list whole, read by search: interrupts by title (the inbox's own word-prefix
- * search, `q`, 20 at most), only while something is typed and the target type is interrupt.
+ * Targets too many to list whole, read by search (20 at most) only while something is typed:
+ * interrupts by words of their title (the inbox's title search), sessions by words of their name
+ * or the beginning of their id — both the API's word-prefix search, `q`. A session's label
+ * carries when it started: agents give many runs the same name. Picking an option puts its label
+ * in the field: text that is the label of a choice already found shows those choices again rather
+ * than searching for the label (a session's would not find itself).
  */
-function useInterruptTitles(enabled: boolean, search: string) {
+function useSearchedTargets(type: SearchedType | undefined, search: string) {
   const q = search.trim();
+  const key = ['audit-names', type];
+  const picked = useQueryClient()
+    .getQueriesData<Choice[]>({ queryKey: key })
+    .map(([, choices]) => choices)
+    .find((choices) => choices?.some((c) => c.label === q));
   const found = useQuery({
-    queryKey: ['audit-names', 'interrupts', q],
-    queryFn: async ({ signal }) =>
-      (await call(listInterrupts({ query: { q, limit: 20 }, signal }))).interrupts,
-    enabled: enabled && q !== '',
+    queryKey: [...key, q],
+    queryFn: async ({ signal }): Promise<Choice[]> => {
+      const query = { q, limit: 20 };
+      if (type === 'session')
+        return (await call(listSessions({ query, signal }))).sessions.map((s) => ({
+          value: s.id,
+          label: `${s.name} (started ${dateTime(s.startedAt)})`,
+        }));
+      return (await call(listInterrupts({ query, signal }))).interrupts.map((i) => ({
+        value: i.id,
+        label: i.title,
+      }));
+    },
+    enabled: type !== undefined && q !== '' && picked === undefined,
     staleTime: 30_000,
   });
-  return found.data?.map((i) => ({ value: i.id, label: i.title }));
+  return picked ?? found.data;
 }
 
 /** Webhooks (by address) and classification rules (by name): short lists, read only when picked. */
@@ -114,15 +140,35 @@ function useListedTargets(targetType: TargetType | undefined) {
   };
 }
 
+/** What the picker says of a searched target type: how it is found, what to type, none found. */
+export interface TargetSearch {
+  description: string;
+  hint: string;
+  nothingFound: string;
+}
+
+const SEARCHES: Record<SearchedType, TargetSearch> = {
+  interrupt: {
+    description: 'Search by title; any when empty',
+    hint: 'Type words of the title',
+    nothingFound: 'No interrupt with that title',
+  },
+  session: {
+    description: 'Search by name or id; any when empty',
+    hint: 'Type words of the name, or the id',
+    nothingFound: 'No session with that name or id',
+  },
+};
+
 export interface TargetChoices {
   choices: Groups;
-  /** Whether the choices come from what is typed (interrupts): the picker stays even when empty. */
-  searched: boolean;
+  /** Set when the choices come from what is typed (interrupts, sessions): the picker stays even when empty. */
+  search?: TargetSearch;
 }
 
 /**
  * What an entry's target can be picked from, by name, for the chosen target type (no choices and
- * not searched: use the id). `search` is what the picker's field holds.
+ * no search: use the id). `search` is what the picker's field holds.
  */
 export function useTargetChoices(
   targetType: TargetType | undefined,
@@ -131,8 +177,18 @@ export function useTargetChoices(
   const names = useNames();
   const listed = useListedTargets(targetType);
   const canInterrupts = useCan('interrupt.read');
-  const titles = useInterruptTitles(canInterrupts && targetType === 'interrupt', search);
-  const of = (choices: Groups): TargetChoices => ({ choices, searched: false });
+  const canSessions = useCan('session.read');
+  const searched: SearchedType | undefined =
+    (targetType === 'interrupt' && canInterrupts) || (targetType === 'session' && canSessions)
+      ? targetType
+      : undefined;
+  const found = useSearchedTargets(searched, search);
+  const of = (choices: Groups): TargetChoices => ({ choices });
+  if (searched !== undefined)
+    return {
+      choices: group(searched === 'session' ? 'Sessions' : 'Interrupts', found),
+      search: SEARCHES[searched],
+    };
   switch (targetType) {
     case 'user':
       return of(group('Members', names.members));
@@ -146,8 +202,6 @@ export function useTargetChoices(
       return of(group('Webhooks', listed.webhooks));
     case 'classification':
       return of(group('Rules', listed.rules));
-    case 'interrupt':
-      return canInterrupts ? { choices: group('Interrupts', titles), searched: true } : of([]);
     default:
       return of([]);
   }

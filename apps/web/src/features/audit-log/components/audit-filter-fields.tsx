@@ -11,6 +11,7 @@ import {
   TARGET_TYPES,
 } from '../api/audit-filters';
 import type { AuditFilters } from '../api/audit-log.queries';
+import type { TargetSearch } from '../api/audit-names.queries';
 
 export type FilterName = (typeof FILTER_NAMES)[number];
 export type SetFilter = (name: FilterName, value: string | null) => void;
@@ -103,8 +104,12 @@ export function NameFilter({
   label: string;
   idDescription: string;
   choices: ComboboxItemGroup<{ value: string; label: string }>[];
-  /** Choices found by what is typed (interrupts by title): the picker stays while none are found. */
-  search?: { value: string; onChange: (value: string) => void; nothingFound: string };
+  /**
+   * Choices found by what is typed (interrupts by title, sessions by name or id): the picker
+   * stays while none are found; `description`, `hint` (placeholder and the empty field's message)
+   * and `nothingFound` say how it searches.
+   */
+  search?: TargetSearch & { value: string; onChange: (value: string) => void };
 }) {
   const current = filters[name];
   if (choices.length === 0 && search === undefined)
@@ -125,10 +130,8 @@ export function NameFilter({
   return (
     <Select
       label={label}
-      description={
-        search === undefined ? 'Search by name; any when empty' : 'Search by title; any when empty'
-      }
-      placeholder={search === undefined ? 'Type a name' : 'Type words of the title'}
+      description={search?.description ?? 'Search by name; any when empty'}
+      placeholder={search?.hint ?? 'Type a name'}
       data={data}
       value={current ?? null}
       onChange={(v) => set(name, v)}
@@ -142,7 +145,7 @@ export function NameFilter({
         search === undefined
           ? 'Nobody by that name'
           : search.value.trim() === ''
-            ? 'Type words of the title'
+            ? search.hint
             : search.nothingFound
       }
     />

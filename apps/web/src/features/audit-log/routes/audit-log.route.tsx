@@ -43,8 +43,8 @@ export function AuditLogRoute() {
   const [generation, setGeneration] = useState(0);
   const actorChoices = useActorChoices(filters.actorType);
   const [targetSearch, setTargetSearch] = useState('');
-  const [searchedTitle] = useDebouncedValue(targetSearch, 300);
-  const target = useTargetChoices(filters.targetType, searchedTitle);
+  const [searchedTarget] = useDebouncedValue(targetSearch, 300);
+  const target = useTargetChoices(filters.targetType, searchedTarget);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
@@ -91,13 +91,11 @@ export function AuditLogRoute() {
             idDescription="e.g. a session's id"
             choices={target.choices}
             search={
-              target.searched
-                ? {
-                    value: targetSearch,
-                    onChange: setTargetSearch,
-                    nothingFound: 'No interrupt with that title',
-                  }
-                : undefined
+              target.search && {
+                ...target.search,
+                value: targetSearch,
+                onChange: setTargetSearch,
+              }
             }
             {...field}
           />

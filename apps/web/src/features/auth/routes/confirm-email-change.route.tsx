@@ -1,10 +1,8 @@
-import { Anchor, Button, Loader, Stack, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { Anchor, Button, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useConfirmEmailChange } from '../api/email-change.queries';
-import { useFragmentToken } from '../utils/use-fragment-token';
+import { EmailLinkPage, LinkOutcome, LinkPending, useLinkAtOnce } from '../components/email-link';
 
 /**
  * The link emailed to a new address (`/confirm-email-change#<token>`, SPEC §8f): the page reads
@@ -12,42 +10,31 @@ import { useFragmentToken } from '../utils/use-fragment-token';
  * browser, signed in or not.
  */
 export function ConfirmEmailChangeRoute() {
-  useDocumentTitle('Confirm your new email address · Interlock');
-  const token = useFragmentToken();
-  if (token === '') {
-    return (
-      <Stack>
-        <Title order={1} size="h3">
-          Confirm your new email address
-        </Title>
-        <Text>
-          Open this page from the link we emailed to your new address. Signed in, you can ask for
-          the change in Settings → Profile.
-        </Text>
-        <Anchor component={Link} to="/settings/profile">
-          Settings → Profile
-        </Anchor>
-      </Stack>
-    );
-  }
-  return <Confirm key={token} token={token} />;
+  return (
+    <EmailLinkPage
+      title="Confirm your new email address"
+      missing={
+        <>
+          <Text>
+            Open this page from the link we emailed to your new address. Signed in, you can ask for
+            the change in Settings → Profile.
+          </Text>
+          <Anchor component={Link} to="/settings/profile">
+            Settings → Profile
+          </Anchor>
+        </>
+      }
+      opened={(token) => <Confirm token={token} />}
+    />
+  );
 }
 
 function Confirm({ token }: { token: string }) {
   const confirm = useConfirmEmailChange();
-  const sent = useRef(false);
-  useEffect(() => {
-    // Once per link, also when the effect runs twice in development.
-    if (sent.current) return;
-    sent.current = true;
-    confirm.mutate(token);
-  }, [token, confirm]);
+  useLinkAtOnce(token, confirm.mutate);
   if (confirm.isSuccess) {
     return (
-      <Stack>
-        <Title order={1} size="h3">
-          Your email address is changed
-        </Title>
+      <LinkOutcome title="Your email address is changed">
         <Text>
           Sign in with the new address from now on; it is verified. We told your former address
           about the change.
@@ -55,26 +42,18 @@ function Confirm({ token }: { token: string }) {
         <Button component={Link} to="/">
           Open Interlock
         </Button>
-      </Stack>
+      </LinkOutcome>
     );
   }
   if (confirm.isError) {
     return (
-      <Stack>
-        <Title order={1} size="h3">
-          Your email address is not changed
-        </Title>
+      <LinkOutcome title="Your email address is not changed">
         <FormError error={confirm.error} />
         <Anchor component={Link} to="/settings/profile">
           Ask again in Settings → Profile
         </Anchor>
-      </Stack>
+      </LinkOutcome>
     );
   }
-  return (
-    <Stack align="center">
-      <Loader aria-label="Changing your email address" />
-      <Text>Changing your email address…</Text>
-    </Stack>
-  );
+  return <LinkPending doing="Changing your email address" />;
 }

@@ -1,6 +1,5 @@
 import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDocumentTitle } from '@mantine/hooks';
 import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import {
@@ -9,7 +8,7 @@ import {
   repeatedPasswordError,
 } from '@/shared/components/new-password';
 import { useUndoEmailChange } from '../api/email-change.queries';
-import { useFragmentToken } from '../utils/use-fragment-token';
+import { EmailLinkPage, LinkOutcome } from '../components/email-link';
 
 /**
  * "This wasn't me" (`/undo-email-change#<token>`, SPEC §8f): the link emailed to the former
@@ -17,22 +16,20 @@ import { useFragmentToken } from '../utils/use-fragment-token';
  * the address comes back, the password is replaced and every device is signed out.
  */
 export function UndoEmailChangeRoute() {
-  useDocumentTitle('Undo an email address change · Interlock');
-  const token = useFragmentToken();
-  if (token === '') {
-    return (
-      <Stack>
-        <Title order={1} size="h3">
-          Undo an email address change
-        </Title>
-        <Text>Open this page from the link we emailed to your former address.</Text>
-        <Anchor component={Link} to="/sign-in">
-          Sign in
-        </Anchor>
-      </Stack>
-    );
-  }
-  return <Undo key={token} token={token} />;
+  return (
+    <EmailLinkPage
+      title="Undo an email address change"
+      missing={
+        <>
+          <Text>Open this page from the link we emailed to your former address.</Text>
+          <Anchor component={Link} to="/sign-in">
+            Sign in
+          </Anchor>
+        </>
+      }
+      opened={(token) => <Undo token={token} />}
+    />
+  );
 }
 
 function Undo({ token }: { token: string }) {
@@ -46,10 +43,7 @@ function Undo({ token }: { token: string }) {
   });
   if (undo.isSuccess) {
     return (
-      <Stack>
-        <Title order={1} size="h3">
-          Your email address is back
-        </Title>
+      <LinkOutcome title="Your email address is back">
         <Text>
           Your account has its former address again, with the new password. Every device that was
           signed in has been signed out: sign in with the new password.
@@ -57,7 +51,7 @@ function Undo({ token }: { token: string }) {
         <Button component={Link} to="/sign-in">
           Sign in
         </Button>
-      </Stack>
+      </LinkOutcome>
     );
   }
   return (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { confirmAction } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
+import { CreateRuleButtons, RuleSuggestionEvidence } from '@/shared/components/rule-suggestion';
 import { suggestedConditions } from '@/shared/utils/suggested-conditions';
 import {
   useApplySuggestion,
@@ -45,9 +46,7 @@ function SuggestionCard({
       <Stack gap="xs">
         <Text fw={600}>{suggestion.rule.name}</Text>
         <Text size="sm">
-          People approved <strong>{suggestion.actionName}</strong> from key{' '}
-          <strong>{suggestion.keyName}</strong> {suggestion.approvals} times in the last 30 days and
-          rejected it never (the latest:{' '}
+          <RuleSuggestionEvidence suggestion={suggestion} /> (the latest:{' '}
           <Anchor component={Link} to={`/interrupts/${suggestion.latestInterruptId}`} size="sm">
             this interrupt
           </Anchor>
@@ -60,25 +59,11 @@ function SuggestionCard({
         <FormError error={apply.error ?? dismiss.error} />
         {canManage && (
           <Group gap="xs">
-            <Button
-              size="xs"
-              loading={apply.isPending && apply.variables?.mode === 'enforce'}
-              disabled={apply.isPending}
-              onClick={() => make('enforce')}
-              aria-label={`Create rule: approve ${label}`}
-            >
-              Create rule
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              loading={apply.isPending && apply.variables?.mode === 'shadow'}
-              disabled={apply.isPending}
-              onClick={() => make('shadow')}
-              aria-label={`Try in shadow: approve ${label}`}
-            >
-              Try in shadow
-            </Button>
+            <CreateRuleButtons
+              suggestion={suggestion}
+              creating={apply.isPending ? apply.variables?.mode : undefined}
+              onCreate={make}
+            />
             <Button
               size="xs"
               variant="subtle"

@@ -1,8 +1,9 @@
 import type { ActionRequestResponse, InterruptResponse } from '@interlock/api-client';
-import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
+import { CreateRuleButtons, RuleSuggestionEvidence } from '@/shared/components/rule-suggestion';
 import { suggestedConditions } from '@/shared/utils/suggested-conditions';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
@@ -44,7 +45,6 @@ export function SuggestedRuleCard({
     whenSettled(apply.mutateAsync({ id: suggestion.id, mode }), (rule) =>
       setCreated({ id: rule.id, name: rule.name, mode: rule.mode }),
     );
-  const label = `${suggestion.actionName} from ${suggestion.keyName}`;
   return (
     <Paper
       withBorder
@@ -57,34 +57,17 @@ export function SuggestedRuleCard({
           Argus suggests a rule
         </Text>
         <Text size="sm">
-          People approved <strong>{suggestion.actionName}</strong> from key{' '}
-          <strong>{suggestion.keyName}</strong> {suggestion.approvals} times in the last 30 days and
-          rejected it never. Rule: approve {label} {suggestedConditions(suggestion)}.
+          <RuleSuggestionEvidence suggestion={suggestion} />. Rule: approve {suggestion.actionName}{' '}
+          from {suggestion.keyName} {suggestedConditions(suggestion)}.
         </Text>
         <FormError error={apply.error} />
         <Group gap="xs">
           {canManage && (
-            <>
-              <Button
-                size="xs"
-                loading={apply.isPending && apply.variables?.mode === 'enforce'}
-                disabled={apply.isPending}
-                onClick={() => make('enforce')}
-                aria-label={`Create rule: approve ${label}`}
-              >
-                Create rule
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                loading={apply.isPending && apply.variables?.mode === 'shadow'}
-                disabled={apply.isPending}
-                onClick={() => make('shadow')}
-                aria-label={`Try in shadow: approve ${label}`}
-              >
-                Try in shadow
-              </Button>
-            </>
+            <CreateRuleButtons
+              suggestion={suggestion}
+              creating={apply.isPending ? apply.variables?.mode : undefined}
+              onCreate={make}
+            />
           )}
           <Anchor component={Link} to="/settings/classification" size="sm">
             All suggestions

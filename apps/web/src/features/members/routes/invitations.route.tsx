@@ -4,6 +4,7 @@ import { confirmAction } from '@/shared/components/confirm';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
+import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
@@ -65,70 +66,57 @@ export function InvitationsRoute() {
           </EmptyHint>
         ) : (
           <Paper withBorder>
-            <Table.ScrollContainer minWidth={600}>
-              <Table verticalSpacing="sm" aria-label="Invitations">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Email</Table.Th>
-                    <Table.Th scope="col">Role</Table.Th>
-                    <Table.Th scope="col">Sent</Table.Th>
-                    <Table.Th scope="col">Status</Table.Th>
+            <ListTable
+              label="Invitations"
+              columns={['Email', 'Role', 'Sent', 'Status', canInvite && { hidden: 'Actions' }]}
+              minWidth={600}
+            >
+              {invitations.data.map((inv) => {
+                const expired =
+                  inv.acceptedAt === null && new Date(inv.expiresAt).getTime() < Date.now();
+                return (
+                  <Table.Tr key={inv.id}>
+                    <Table.Td>{inv.email}</Table.Td>
+                    <Table.Td>{roleName(inv.roleId)}</Table.Td>
+                    <Table.Td>
+                      <RelativeTime value={inv.createdAt} />
+                    </Table.Td>
+                    <Table.Td>
+                      {inv.acceptedAt !== null ? (
+                        <Badge color="teal" variant="light">
+                          Accepted
+                        </Badge>
+                      ) : expired ? (
+                        <Badge color="gray" variant="light">
+                          Expired
+                        </Badge>
+                      ) : (
+                        <Text size="sm">
+                          Pending, expires <RelativeTime value={inv.expiresAt} />
+                        </Text>
+                      )}
+                    </Table.Td>
                     {canInvite && (
-                      <Table.Th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </Table.Th>
+                      <Table.Td>
+                        {inv.acceptedAt === null && !expired && (
+                          <Group justify="flex-end">
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color="red"
+                              onClick={() => confirmWithdraw(inv)}
+                              aria-label={`Withdraw the invitation to ${inv.email}`}
+                            >
+                              Withdraw
+                            </Button>
+                          </Group>
+                        )}
+                      </Table.Td>
                     )}
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {invitations.data.map((inv) => {
-                    const expired =
-                      inv.acceptedAt === null && new Date(inv.expiresAt).getTime() < Date.now();
-                    return (
-                      <Table.Tr key={inv.id}>
-                        <Table.Td>{inv.email}</Table.Td>
-                        <Table.Td>{roleName(inv.roleId)}</Table.Td>
-                        <Table.Td>
-                          <RelativeTime value={inv.createdAt} />
-                        </Table.Td>
-                        <Table.Td>
-                          {inv.acceptedAt !== null ? (
-                            <Badge color="teal" variant="light">
-                              Accepted
-                            </Badge>
-                          ) : expired ? (
-                            <Badge color="gray" variant="light">
-                              Expired
-                            </Badge>
-                          ) : (
-                            <Text size="sm">
-                              Pending, expires <RelativeTime value={inv.expiresAt} />
-                            </Text>
-                          )}
-                        </Table.Td>
-                        {canInvite && (
-                          <Table.Td>
-                            {inv.acceptedAt === null && !expired && (
-                              <Group justify="flex-end">
-                                <Button
-                                  size="xs"
-                                  variant="light"
-                                  color="red"
-                                  onClick={() => confirmWithdraw(inv)}
-                                  aria-label={`Withdraw the invitation to ${inv.email}`}
-                                >
-                                  Withdraw
-                                </Button>
-                              </Group>
-                            )}
-                          </Table.Td>
-                        )}
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                );
+              })}
+            </ListTable>
           </Paper>
         )}
       </Stack>

@@ -5,6 +5,7 @@ import { CenteredLoader } from '@/shared/components/centered-loader';
 import { confirmAction } from '@/shared/components/confirm';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
+import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useMembers, useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
@@ -63,86 +64,73 @@ export function MembersRoute() {
         <QueryError error={members.error} onRetry={() => void members.refetch()} />
       ) : (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" aria-label="Members">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Name</Table.Th>
-                  <Table.Th scope="col">Email</Table.Th>
-                  <Table.Th scope="col">Role</Table.Th>
-                  <Table.Th scope="col">Joined</Table.Th>
-                  <Table.Th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.map((m) => (
-                  <Table.Tr key={m.id}>
-                    <Table.Td>
-                      <Group gap="xs">
-                        <Text size="sm" fw={500}>
-                          {m.name}
-                        </Text>
-                        {m.id === me.id && (
-                          <Badge size="xs" variant="light">
-                            You
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{m.email}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {roles.data && !outranks(m) ? (
-                        <Select
-                          aria-label={`Role of ${m.name}`}
-                          size="xs"
-                          w={180}
-                          allowDeselect={false}
-                          data={grantableRoleOptions(roles.data, permissions)}
-                          value={m.roleId}
-                          disabled={changeRole.isPending}
-                          onChange={(roleId) =>
-                            roleId &&
-                            roleId !== m.roleId &&
-                            whenSettled(
-                              changeRole.mutateAsync({ id: m.id, roleId }),
-                              (updated) =>
-                                notifySuccess(`${updated.name} is now ${updated.roleName}`),
-                              (error) =>
-                                notifyError(error, `Could not change the role of ${m.name}`),
-                            )
-                          }
-                        />
-                      ) : (
-                        <Text size="sm">{m.roleName}</Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <RelativeTime value={m.createdAt} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Group justify="flex-end">
-                        {!outranks(m) && (
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            onClick={() => confirmRemove(m)}
-                            aria-label={`Remove ${m.name}`}
-                          >
-                            Remove
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            label="Members"
+            columns={['Name', 'Email', 'Role', 'Joined', { hidden: 'Actions' }]}
+            minWidth={640}
+          >
+            {members.data.map((m) => (
+              <Table.Tr key={m.id}>
+                <Table.Td>
+                  <Group gap="xs">
+                    <Text size="sm" fw={500}>
+                      {m.name}
+                    </Text>
+                    {m.id === me.id && (
+                      <Badge size="xs" variant="light">
+                        You
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{m.email}</Text>
+                </Table.Td>
+                <Table.Td>
+                  {roles.data && !outranks(m) ? (
+                    <Select
+                      aria-label={`Role of ${m.name}`}
+                      size="xs"
+                      w={180}
+                      allowDeselect={false}
+                      data={grantableRoleOptions(roles.data, permissions)}
+                      value={m.roleId}
+                      disabled={changeRole.isPending}
+                      onChange={(roleId) =>
+                        roleId &&
+                        roleId !== m.roleId &&
+                        whenSettled(
+                          changeRole.mutateAsync({ id: m.id, roleId }),
+                          (updated) => notifySuccess(`${updated.name} is now ${updated.roleName}`),
+                          (error) => notifyError(error, `Could not change the role of ${m.name}`),
+                        )
+                      }
+                    />
+                  ) : (
+                    <Text size="sm">{m.roleName}</Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <RelativeTime value={m.createdAt} />
+                </Table.Td>
+                <Table.Td>
+                  <Group justify="flex-end">
+                    {!outranks(m) && (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => confirmRemove(m)}
+                        aria-label={`Remove ${m.name}`}
+                      >
+                        Remove
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         </Paper>
       )}
     </>

@@ -1,5 +1,6 @@
 import type { RoleResponse } from '@interlock/api-client';
 import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { ListTable } from '@/shared/components/list-table';
 import { useState } from 'react';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { confirmAction } from '@/shared/components/confirm';
@@ -43,92 +44,83 @@ export function RolesRoute() {
         <QueryError error={roles.error} onRetry={() => void roles.refetch()} />
       ) : (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" aria-label="Roles">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Role</Table.Th>
-                  <Table.Th scope="col">Permissions</Table.Th>
-                  <Table.Th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {roles.data.map((role) => (
-                  <Table.Tr key={role.id}>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Text size="sm" fw={500}>
-                          {role.name}
-                        </Text>
-                        {role.builtIn !== null && (
-                          <Badge size="xs" variant="light" color="gray">
-                            Built in
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      {role.permissions.length === ALL_PERMISSIONS.length ? (
-                        <Text size="sm">Every permission</Text>
-                      ) : role.permissions.length === 0 ? (
-                        <Text size="sm" c="dimmed">
-                          None
-                        </Text>
-                      ) : (
-                        // Grouped, in words; what it allows and its own name are its tooltip.
-                        <Stack gap={2}>
-                          {PERMISSION_GROUPS.map((group) => {
-                            const held = group.permissions.filter((p) =>
-                              role.permissions.includes(p.value),
-                            );
-                            if (held.length === 0) return null;
-                            return (
-                              <Text key={group.label} size="sm">
-                                <Text span size="sm" fw={600}>
-                                  {group.label}:
-                                </Text>{' '}
-                                {held.map((p, i) => (
-                                  <span key={p.value} title={`${p.description} (${p.value})`}>
-                                    {p.label}
-                                    {i < held.length - 1 ? ', ' : ''}
-                                  </span>
-                                ))}
-                              </Text>
-                            );
-                          })}
-                        </Stack>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {role.builtIn === null && (
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            onClick={() => setEditing(role)}
-                            aria-label={`Edit ${role.name}`}
-                          >
-                            Edit
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            onClick={() => confirmDelete(role)}
-                            aria-label={`Delete ${role.name}`}
-                          >
-                            Delete
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            label="Roles"
+            columns={['Role', 'Permissions', { hidden: 'Actions' }]}
+            minWidth={640}
+          >
+            {roles.data.map((role) => (
+              <Table.Tr key={role.id}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Text size="sm" fw={500}>
+                      {role.name}
+                    </Text>
+                    {role.builtIn !== null && (
+                      <Badge size="xs" variant="light" color="gray">
+                        Built in
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  {role.permissions.length === ALL_PERMISSIONS.length ? (
+                    <Text size="sm">Every permission</Text>
+                  ) : role.permissions.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      None
+                    </Text>
+                  ) : (
+                    // Grouped, in words; what it allows and its own name are its tooltip.
+                    <Stack gap={2}>
+                      {PERMISSION_GROUPS.map((group) => {
+                        const held = group.permissions.filter((p) =>
+                          role.permissions.includes(p.value),
+                        );
+                        if (held.length === 0) return null;
+                        return (
+                          <Text key={group.label} size="sm">
+                            <Text span size="sm" fw={600}>
+                              {group.label}:
+                            </Text>{' '}
+                            {held.map((p, i) => (
+                              <span key={p.value} title={`${p.description} (${p.value})`}>
+                                {p.label}
+                                {i < held.length - 1 ? ', ' : ''}
+                              </span>
+                            ))}
+                          </Text>
+                        );
+                      })}
+                    </Stack>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {role.builtIn === null && (
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => setEditing(role)}
+                        aria-label={`Edit ${role.name}`}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => confirmDelete(role)}
+                        aria-label={`Delete ${role.name}`}
+                      >
+                        Delete
+                      </Button>
+                    </Group>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         </Paper>
       )}
       <RoleEditorModal

@@ -6,6 +6,7 @@ import { CenteredLoader } from '@/shared/components/centered-loader';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
+import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useSessionList, type SessionFilters } from '../api/sessions.queries';
 import { SessionStatusBadge } from '../components/session-status-badge';
@@ -57,43 +58,35 @@ export function SessionsRoute() {
         </Paper>
       ) : (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover aria-label="Sessions">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Session</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <Table.Th scope="col">Messages</Table.Th>
-                  <Table.Th scope="col">Started</Table.Th>
-                  <Table.Th scope="col">Ended</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {sessions.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/sessions/${s.id}`} fw={500} size="sm">
-                        {s.name}
-                      </Anchor>
-                      {s.externalId !== null && (
-                        <Text size="xs" c="dimmed">
-                          {s.externalId}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <SessionStatusBadge status={s.status} />
-                    </Table.Td>
-                    <Table.Td>{s.messageCount}</Table.Td>
-                    <Table.Td>
-                      <RelativeTime value={s.startedAt} />
-                    </Table.Td>
-                    <Table.Td>{s.endedAt ? <RelativeTime value={s.endedAt} /> : '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            label="Sessions"
+            columns={['Session', 'Status', 'Messages', 'Started', 'Ended']}
+            minWidth={640}
+            highlightOnHover
+          >
+            {sessions.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/sessions/${s.id}`} fw={500} size="sm">
+                    {s.name}
+                  </Anchor>
+                  {s.externalId !== null && (
+                    <Text size="xs" c="dimmed">
+                      {s.externalId}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <SessionStatusBadge status={s.status} />
+                </Table.Td>
+                <Table.Td>{s.messageCount}</Table.Td>
+                <Table.Td>
+                  <RelativeTime value={s.startedAt} />
+                </Table.Td>
+                <Table.Td>{s.endedAt ? <RelativeTime value={s.endedAt} /> : '—'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
           <LoadMore query={list} />
         </Paper>
       )}

@@ -1,7 +1,7 @@
 import type { WebhookDeliveryResponse } from '@interlock/api-client';
 import { Badge, Button, Code, Table, Text, Tooltip } from '@mantine/core';
+import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
-import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 
 const STATUS_COLOUR: Record<WebhookDeliveryResponse['status'], string> = {
   pending: 'blue',
@@ -21,91 +21,85 @@ export function DeliveriesTable({
   retrying: string | null;
 }) {
   return (
-    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
-      <Table verticalSpacing="xs" highlightOnHover aria-label="Deliveries">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Event</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Response</Table.Th>
-            <Table.Th scope="col">Duration</Table.Th>
-            <Table.Th scope="col">Attempts</Table.Th>
-            <Table.Th scope="col">Next attempt</Table.Th>
-            <Table.Th scope="col">Created</Table.Th>
-            <Table.Th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {deliveries.map((delivery) => {
-            const finished = delivery.status === 'succeeded' || delivery.status === 'failed';
-            return (
-              <Table.Tr key={delivery.id}>
-                <Table.Td>
-                  <Code>{delivery.eventType}</Code>
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {delivery.eventId}
+    <ListTable
+      label="Deliveries"
+      columns={[
+        'Event',
+        'Status',
+        'Response',
+        'Duration',
+        'Attempts',
+        'Next attempt',
+        'Created',
+        { hidden: 'Actions' },
+      ]}
+      verticalSpacing="xs"
+      highlightOnHover
+    >
+      {deliveries.map((delivery) => {
+        const finished = delivery.status === 'succeeded' || delivery.status === 'failed';
+        return (
+          <Table.Tr key={delivery.id}>
+            <Table.Td>
+              <Code>{delivery.eventType}</Code>
+              <Text size="xs" c="dimmed" ff="monospace">
+                {delivery.eventId}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={STATUS_COLOUR[delivery.status]} variant="light">
+                {delivery.status}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              {delivery.responseStatus === null ? (
+                delivery.error === null ? (
+                  '—'
+                ) : (
+                  <Text size="sm" c="red">
+                    {delivery.error}
                   </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOUR[delivery.status]} variant="light">
-                    {delivery.status}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {delivery.responseStatus === null ? (
-                    delivery.error === null ? (
-                      '—'
-                    ) : (
-                      <Text size="sm" c="red">
-                        {delivery.error}
-                      </Text>
-                    )
-                  ) : (
-                    <Tooltip label={delivery.error ?? 'A 2xx: delivered.'}>
-                      <Text size="sm">{delivery.responseStatus}</Text>
-                    </Tooltip>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}
-                </Table.Td>
-                <Table.Td>{delivery.attemptCount}</Table.Td>
-                <Table.Td>
-                  {delivery.nextAttemptAt === null ? (
-                    delivery.status === 'pending' ? (
-                      <Text size="sm" c="dimmed">
-                        Paused (webhook disabled)
-                      </Text>
-                    ) : (
-                      '—'
-                    )
-                  ) : (
-                    <RelativeTime value={delivery.nextAttemptAt} />
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <RelativeTime value={delivery.createdAt} />
-                </Table.Td>
-                <Table.Td>
-                  {finished && (
-                    <Button
-                      size="xs"
-                      variant="default"
-                      loading={retrying === delivery.id}
-                      onClick={() => onRetry(delivery)}
-                      aria-label={`Retry the ${delivery.eventType} delivery ${delivery.eventId}`}
-                    >
-                      Retry
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                )
+              ) : (
+                <Tooltip label={delivery.error ?? 'A 2xx: delivered.'}>
+                  <Text size="sm">{delivery.responseStatus}</Text>
+                </Tooltip>
+              )}
+            </Table.Td>
+            <Table.Td>{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</Table.Td>
+            <Table.Td>{delivery.attemptCount}</Table.Td>
+            <Table.Td>
+              {delivery.nextAttemptAt === null ? (
+                delivery.status === 'pending' ? (
+                  <Text size="sm" c="dimmed">
+                    Paused (webhook disabled)
+                  </Text>
+                ) : (
+                  '—'
+                )
+              ) : (
+                <RelativeTime value={delivery.nextAttemptAt} />
+              )}
+            </Table.Td>
+            <Table.Td>
+              <RelativeTime value={delivery.createdAt} />
+            </Table.Td>
+            <Table.Td>
+              {finished && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={retrying === delivery.id}
+                  onClick={() => onRetry(delivery)}
+                  aria-label={`Retry the ${delivery.eventType} delivery ${delivery.eventId}`}
+                >
+                  Retry
+                </Button>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        );
+      })}
+    </ListTable>
   );
 }

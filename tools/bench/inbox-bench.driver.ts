@@ -72,7 +72,8 @@ async function main() {
     teams,
     undefined as never,
     undefined as never,
-    undefined as never,
+    // The held waits: the service registers its readers with them at construction; no wait runs.
+    { whenStopping: () => undefined, readStatusesWith: () => undefined } as never,
     undefined as never,
     undefined as never,
     undefined as never,

@@ -12,7 +12,11 @@ function runJest(cacheDirectory: string, env: Record<string, string> = {}) {
   const run = spawnSync(
     process.execPath,
     [jestBin, '-c', join(fixture, 'jest.config.cjs'), '-i', '--cacheDirectory', cacheDirectory],
-    { encoding: 'utf8', env: { ...process.env, JEST_CODE_CACHE_STATS: '1', ...env } },
+    // FORCE_COLOR=0: the output is read as text (nx run-many sets FORCE_COLOR for its tasks).
+    {
+      encoding: 'utf8',
+      env: { ...process.env, FORCE_COLOR: '0', JEST_CODE_CACHE_STATS: '1', ...env },
+    },
   );
   const line = /\[code-cache\] (\{.*\})/.exec(run.stderr);
   return {

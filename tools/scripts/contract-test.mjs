@@ -193,6 +193,7 @@ function outer() {
         RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '0',
         RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS: '0',
         RATE_LIMIT_SSO_START_ADDRESS_REQUESTS: '0',
+        RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS: '0',
         RATE_LIMIT_API_KEY_REQUESTS: '1000000',
         // One signed-in person makes every write of the run: far more than a person's budget.
         RATE_LIMIT_MEMBER_WRITES: '0',

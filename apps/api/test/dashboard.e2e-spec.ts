@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PAGE = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-const INDEX =
-  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
+const EARLY = 'window.early = fetch("/api/me");';
+const INDEX = `<!doctype html><html><head><script>${EARLY}</script></head><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>`;
+/** A built asset with the build's Brotli and gzip copies beside it (apps/web/vite.config.ts). */
+const STYLES = `${'.inbox-row { color: red; }\n'.repeat(200)}`;
 
 describe('The dashboard at / (SPEC §9)', () => {
   let t: TestApp;
@@ -19,6 +23,9 @@ describe('The dashboard at / (SPEC §9)', () => {
     writeFileSync(join(webDir, 'index.html'), INDEX);
     writeFileSync(join(webDir, 'assets', 'app-abc123.js'), 'console.log("app");');
     writeFileSync(join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(webDir, 'assets', 'shell-def456.css'), STYLES);
+    writeFileSync(join(webDir, 'assets', 'shell-def456.css.br'), brotliCompressSync(STYLES));
+    writeFileSync(join(webDir, 'assets', 'shell-def456.css.gz'), gzipSync(STYLES));
     t = await startTestApp({ env: { WEB_DIR: webDir } });
   });
 
@@ -33,8 +40,10 @@ describe('The dashboard at / (SPEC §9)', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toBe(INDEX);
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Scripts from this origin, and the page's one inline script (the early reads) by its hash.
+    const hash = createHash('sha256').update(EARLY).digest('base64');
+    expect(res.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}';`);
   });
 
   it('answers client routes with the app, whatever their depth', async () => {
@@ -57,6 +66,44 @@ describe('The dashboard at / (SPEC §9)', () => {
     const icon = await http().get('/favicon.svg');
     expect(icon.status).toBe(200);
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the build’s Brotli or gzip copy of an asset to a browser that accepts it', async () => {
+    const get = (encoding: string) =>
+      http()
+        .get('/assets/shell-def456.css')
+        .set('accept-encoding', encoding)
+        .buffer(true)
+        .parse((res, done) => {
+          // superagent inflates gzip and Brotli itself: the length header says what was sent.
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks).toString()));
+        });
+    const br = await get('gzip, deflate, br, zstd');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(br.headers['content-length'])).toBe(brotliCompressSync(STYLES).length);
+    expect(br.body).toBe(STYLES);
+
+    const gzip = await get('gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(Number(gzip.headers['content-length'])).toBe(gzipSync(STYLES).length);
+    expect(gzip.body).toBe(STYLES);
+
+    for (const plain of [await get('identity'), await get('br;q=0, gzip;q=0')]) {
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      expect(Number(plain.headers['content-length'])).toBe(STYLES.length);
+      expect(plain.body).toBe(STYLES);
+    }
+    // The copies are only the asset's other forms, never files of their own.
+    const copy = await http().get('/assets/shell-def456.css.br');
+    expect(copy.status).toBe(404);
   });
 
   it('leaves a missing file, a non-page request and other methods to the JSON 404', async () => {

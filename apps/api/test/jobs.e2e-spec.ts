@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { IdempotencySweepJob } from '../src/idempotency/idempotency-sweep.job';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { PeriodicJobsWorker } from '../src/jobs/periodic-jobs.worker';
+import { RateLimitSweepJob } from '../src/rate-limits/rate-limit-sweep.job';
 import { signUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -27,16 +28,17 @@ describe('periodic jobs on the job runner', () => {
     await t?.close();
   });
 
-  it('registers the idempotency sweep with the app’s runner', async () => {
-    for (let i = 0; i < 200; i++) {
-      const rows = await ds.query(
-        `SELECT name FROM scheduled_jobs WHERE name = 'idempotency-sweep'`,
-      );
-      if (rows.length === 1) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('idempotency-sweep was never scheduled');
-  });
+  it.each(['idempotency-sweep', 'rate-limit-sweep'])(
+    'registers the %s with the app’s runner',
+    async (job) => {
+      for (let i = 0; i < 200; i++) {
+        const rows = await ds.query(`SELECT name FROM scheduled_jobs WHERE name = $1`, [job]);
+        if (rows.length === 1) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`${job} was never scheduled`);
+    },
+  );
 
   it('runs a due job on exactly one of several instances, then not again before its period', async () => {
     const name = `test-once-${randomUUID()}`;
@@ -86,5 +88,25 @@ describe('periodic jobs on the job runner', () => {
       [orgs],
     );
     expect(left.map((r: { key: string }) => r.key)).toEqual(['fresh', 'fresh']);
+  });
+
+  it('the rate-limit sweep forgets the windows that ended over an hour ago and keeps the rest', async () => {
+    const now = Date.now();
+    const prefix = `sweep-${randomUUID()}`;
+    await ds.query(
+      `INSERT INTO rate_limits (key, points, expire) VALUES
+         ($1 || ':ended', 3, $2), ($1 || ':just-ended', 3, $3), ($1 || ':open', 3, $4), ($1 || ':no-end', 3, NULL)`,
+      [prefix, now - 60 * 60_000 - 1_000, now - 60 * 60_000 + 60_000, now + 60_000],
+    );
+    expect(await new RateLimitSweepJob(ds, logger, () => now).run()).toBeGreaterThanOrEqual(1);
+    const left = await ds.query(
+      `SELECT key FROM rate_limits WHERE key LIKE $1 || ':%' ORDER BY key`,
+      [prefix],
+    );
+    expect(left.map((r: { key: string }) => r.key.slice(prefix.length + 1))).toEqual([
+      'just-ended',
+      'no-end',
+      'open',
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../src/config/app-config';
+import { APP_CONFIG } from '../src/config/config.module';
 import { AfterAnswer } from '../src/users/after-answer';
 import { signUpOwner, type SignedUpOwner } from './support/factories';
 import { startDnsServer, type RunningDnsServer } from './support/dns-server';
@@ -317,6 +319,39 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     expect(
       (kept.body.connection.domains as DomainShown[]).find((x) => x.domain === e)?.verifiedAt,
     ).toEqual(expect.any(String));
+  });
+
+  it('proofs that ask DNS are throttled per organisation: past the limit 429 with Retry-After and the resolver is not asked; another organisation still proves (SPEC §8b)', async () => {
+    const { organisationRequests, windowSeconds } =
+      t.app.get<AppConfig>(APP_CONFIG).rateLimits.ssoDomainVerify;
+    const [d, pending] = [newDomain(), newDomain()];
+    const owner = await claim([d, pending], 'Acme');
+    await prove(owner, d);
+    // What asks no resolver spends nothing: a domain not named, one verified already.
+    for (let i = 0; i < 3; i++) {
+      expect((await verify(owner, newDomain())).status).toBe(404);
+      expect((await verify(owner, d)).status).toBe(200);
+    }
+    for (let i = 1; i < organisationRequests; i++)
+      expect((await verify(owner, pending)).status).toBe(409);
+    const name = `_interlock-challenge.${pending}`;
+    const askedBefore = dns.asked.filter((n) => n === name).length;
+    const refused = await verify(owner, pending);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Try again later.',
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+    expect(dns.asked.filter((n) => n === name).length).toBe(askedBefore);
+    expect((await verify(owner, d)).status).toBe(200);
+    const other = await claim([pending], 'Other');
+    const asked = await verify(other, pending);
+    expect(asked.status).toBe(409);
+    expect(asked.body.code).toBe('DOMAIN_NOT_VERIFIED');
   });
 
   it('refuses public email domains', async () => {

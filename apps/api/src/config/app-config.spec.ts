@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       },
       rateLimits: {
         signIn: { accountBackstopFailures: 100, knownAddressSeconds: 90 * 86_400 },
+        ssoDomainVerify: { organisationRequests: 30, windowSeconds: 900 },
       },
     });
   });
@@ -173,6 +174,11 @@ describe('loadConfig', () => {
       'RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS must be a whole number from 0 to 366 (got "400")',
     ],
     [{ RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS: '0' }, null],
+    [{ RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS: 'many' }, 'RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS'],
+    [
+      { RATE_LIMIT_SSO_DOMAIN_VERIFY_WINDOW_SECONDS: '0' },
+      'RATE_LIMIT_SSO_DOMAIN_VERIFY_WINDOW_SECONDS',
+    ],
     [{ SESSION_IDLE_TIMEOUT: '31d' }, 'SESSION_IDLE_TIMEOUT'],
     [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
     [{ EMAIL_VERIFICATION: 'sometimes' }, 'EMAIL_VERIFICATION'],

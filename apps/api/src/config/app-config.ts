@@ -227,6 +227,14 @@ export interface RateLimitsConfig {
    * window: each looks a domain up and may read the provider's discovery document.
    */
   readonly ssoStart: { readonly addressRequests: number; readonly windowSeconds: number };
+  /**
+   * Single sign-on domain proofs (`POST /api/organisation/sso/domains/verify`, SPEC §8b) that
+   * reach the DNS look-up, per organisation per window: each asks the resolver again.
+   */
+  readonly ssoDomainVerify: {
+    readonly organisationRequests: number;
+    readonly windowSeconds: number;
+  };
   /** Verification emails a signed-in person may ask for per window (SPEC §8f; over it: 429). */
   readonly emailVerification: { readonly emails: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
@@ -679,6 +687,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       ssoStart: {
         addressRequests: integer('RATE_LIMIT_SSO_START_ADDRESS_REQUESTS', 60, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_SSO_START_WINDOW_SECONDS', 900, 1, 86_400),
+      },
+      ssoDomainVerify: {
+        organisationRequests: integer('RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS', 30, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_SSO_DOMAIN_VERIFY_WINDOW_SECONDS', 900, 1, 86_400),
       },
       emailVerification: {
         emails: integer('RATE_LIMIT_EMAIL_VERIFICATION_EMAILS', 5, 0, 1_000_000),

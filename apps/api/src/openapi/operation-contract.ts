@@ -141,6 +141,8 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     DOMAIN_NOT_VERIFIED:
       "no TXT record interlock-domain-verification=… at _interlock-challenge.<domain>, or one with another organisation's token (SPEC §8f)",
     SERVICE_UNAVAILABLE: 'the DNS resolver did not answer (SSO_DNS_SERVERS, SPEC §8f)',
+    RATE_LIMITED:
+      "the organisation's domain proofs that ask DNS for this window are spent (RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS, SPEC §8b)",
   },
   deleteSingleSignOn: { NOT_FOUND: 'no provider is connected' },
   putSingleSignOnRequirement: {

@@ -39,6 +39,7 @@ export class AuthAttemptLimiter {
   private readonly resetAccount: RateLimiterPostgres | undefined;
   private readonly verificationEmails: RateLimiterPostgres | undefined;
   private readonly ssoStartAddress: RateLimiterPostgres | undefined;
+  private readonly ssoDomainVerifyOrganisation: RateLimiterPostgres | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -46,7 +47,8 @@ export class AuthAttemptLimiter {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const limiter = postgresLimiters(dataSource);
-    const { signIn, signUp, passwordReset, emailVerification, ssoStart } = config.rateLimits;
+    const { signIn, signUp, passwordReset, emailVerification, ssoStart, ssoDomainVerify } =
+      config.rateLimits;
     // Per account from one address: a stranger's failures elsewhere never refuse the owner.
     this.signInAccount = limiter(
       'sign_in_account_address',
@@ -85,6 +87,11 @@ export class AuthAttemptLimiter {
       'sso_start_address',
       ssoStart.addressRequests,
       ssoStart.windowSeconds,
+    );
+    this.ssoDomainVerifyOrganisation = limiter(
+      'sso_domain_verify_organisation',
+      ssoDomainVerify.organisationRequests,
+      ssoDomainVerify.windowSeconds,
     );
   }
 
@@ -137,6 +144,15 @@ export class AuthAttemptLimiter {
    */
   async ssoStart(address: string | null): Promise<void> {
     await this.take([[this.ssoStartAddress, addressDigest(address)]]);
+  }
+
+  /**
+   * Counts an organisation's domain proof that asks DNS (SPEC §8b); 429 when the organisation has
+   * spent its own. Keyed by the organisation: each of its members with the permission may verify,
+   * and the resolver is asked the same however many of them do.
+   */
+  async ssoDomainVerify(organisationId: string): Promise<void> {
+    await this.take([[this.ssoDomainVerifyOrganisation, organisationId]]);
   }
 
   /** Counts a verification email a signed-in person asks for; 429 when they have spent their own. */

@@ -33,5 +33,8 @@ export function postgresLimiters(dataSource: DataSource): PostgresLimiterFactory
           keyPrefix,
           points,
           duration: durationSeconds,
+          // Ended windows are swept once across instances by RateLimitSweepJob, not by a timer of
+          // each limiter's own that nothing stops.
+          clearExpiredByTimeout: false,
         });
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
+import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { assertHoldsAll } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import type { SsoConnectionResponse, SsoSettingsResponse } from './dto/sso.dto';
@@ -60,6 +61,7 @@ export class SsoSettingsService {
     private readonly secrets: SsoSecrets,
     private readonly signIn: SsoSignInService,
     private readonly dns: SsoDomainDns,
+    private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -167,6 +169,8 @@ export class SsoSettingsService {
     if (await this.sso.provenElsewhere(this.dataSource, organisationId, domain))
       throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.domainTaken(domain));
     const token = named.verification_token;
+    // Only what asks the resolver counts (SPEC §8b): 429 once the organisation has spent its own.
+    await this.limiter.ssoDomainVerify(organisationId);
     const found = await this.dns.lookUp(domain, token);
     switch (found.outcome) {
       case 'missing':

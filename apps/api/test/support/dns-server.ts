@@ -10,17 +10,21 @@ export interface RunningDnsServer {
   publish(name: string, values: string[]): void;
   /** `servfail`: every answer is SERVFAIL, as a broken resolver's; `ok`: answers from the table. */
   mode(mode: 'ok' | 'servfail'): void;
+  /** The names asked so far, in order (lower case). */
+  readonly asked: string[];
   stop(): Promise<void>;
 }
 
 export async function startDnsServer(): Promise<RunningDnsServer> {
   const records = new Map<string, string[]>();
   let current: 'ok' | 'servfail' = 'ok';
+  const asked: string[] = [];
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
       const response = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
+      if (question !== undefined) asked.push(question.name.toLowerCase());
       if (current === 'servfail') {
         response.header.rcode = 2;
       } else if (question !== undefined) {
@@ -52,6 +56,7 @@ export async function startDnsServer(): Promise<RunningDnsServer> {
     mode(mode) {
       current = mode;
     },
+    asked,
     stop: () => server.close(),
   };
 }

@@ -3,6 +3,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
+import { AfterFirstPaint } from '@/shared/components/after-first-paint';
 import { queryClient } from './query-client';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
@@ -20,7 +21,9 @@ export function App() {
     >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          <AfterFirstPaint>
+            <Notifications position="top-right" />
+          </AfterFirstPaint>
           <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>

@@ -12,9 +12,9 @@ import { sendRequestsThrough } from '@interlock/api-client';
 import { anInterrupt, aSignInSession } from '@/test/fixtures';
 import { API, server } from '@/test/server';
 import { EARLY_READ_MAX_AGE_MS, installEarlyReads } from '@/shared/utils/early-reads';
-// The script index.html runs before the app's bundle, as the browser gets it (outside src/).
+// The script index.html runs before the app's bundle (inline there; outside src/).
 // eslint-disable-next-line no-restricted-imports
-import SCRIPT from '../../public/early-reads.js?raw';
+import SCRIPT from '../../early-reads.js?raw';
 
 const ORGANISATION = '0b6f6a53-4a57-4c1b-9d0e-6f4c7d3a2b10';
 
@@ -80,7 +80,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-describe('the inbox’s early reads (public/early-reads.js + earlyFetch)', () => {
+describe('the inbox’s early reads (apps/web/early-reads.js + earlyFetch)', () => {
   it.each([
     '',
     '?tab=mine',

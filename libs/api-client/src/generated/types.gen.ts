@@ -7895,7 +7895,7 @@ export type VerifySingleSignOnDomainErrors = {
      */
     415: ErrorBody;
     /**
-     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: the organisation's domain proofs that ask DNS for this window are spent (RATE_LIMIT_SSO_DOMAIN_VERIFY_REQUESTS, SPEC §8b).
      */
     429: ErrorBody;
     /**

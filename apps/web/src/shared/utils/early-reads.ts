@@ -1,6 +1,6 @@
 import { ORGANISATION_HEADER, sendRequestsThrough } from '@interlock/api-client';
 
-/** A read public/early-reads.js started before the app's code loaded. */
+/** A read apps/web/early-reads.js started before the app's code loaded. */
 export interface EarlyRead {
   /** Path and query, as the app's client asks for it. */
   url: string;
@@ -20,7 +20,7 @@ declare global {
 export const EARLY_READ_MAX_AGE_MS = 10_000;
 
 /**
- * The app's fetch: a GET that public/early-reads.js already started for the same URL and
+ * The app's fetch: a GET that apps/web/early-reads.js already started for the same URL and
  * organisation (in the last few seconds) takes that answer, once; every other request goes to
  * the network. So the inbox's first reads run while its code downloads instead of after it.
  */

@@ -278,9 +278,23 @@ export function ArgusRowBadge({
       ? [{ action: d.actionName, decision: d.decision, ruleId: d.decidedBy.ruleId }]
       : [],
   );
-  const names = useRuleNames(decided.map((d) => d.ruleId));
   const escalated = interrupt.escalationReason === ARGUS_ESCALATION_REASON;
+  // Most rows: no hooks at all (the rules' names are read only for a row that shows the badge;
+  // fifty rows of idle queries were a measurable part of the inbox's first load, tools:bench-web).
   if (decided.length === 0 && !escalated) return null;
+  return <ArgusBadge interruptId={interrupt.id} decided={decided} escalated={escalated} />;
+}
+
+function ArgusBadge({
+  interruptId,
+  decided,
+  escalated,
+}: {
+  interruptId: string;
+  decided: { action: string; decision: string; ruleId: string }[];
+  escalated: boolean;
+}) {
+  const names = useRuleNames(decided.map((d) => d.ruleId));
   const approved = decided.filter((d) => d.decision === 'approve').length;
   const rejected = decided.length - approved;
   const parts = [
@@ -316,7 +330,7 @@ export function ArgusRowBadge({
     >
       <Badge
         component={Link}
-        to={`/interrupts/${interrupt.id}#argus`}
+        to={`/interrupts/${interruptId}#argus`}
         aria-label={`${label}: ${lines.join('; ')}`}
         variant="light"
         color="violet"

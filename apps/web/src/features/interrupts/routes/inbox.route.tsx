@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { AfterFirstPaint } from '@/shared/components/after-first-paint';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { PageHeader } from '@/shared/components/page-header';
 import { GettingStarted } from '@/shared/onboarding/getting-started';
@@ -194,33 +195,35 @@ export function InboxRoute() {
           </Affix>
         </>
       )}
-      <RejectModal
-        interrupt={rejecting}
-        onClose={() => setRejecting(null)}
-        onDone={(title) => notifySuccess(`Rejected “${title}”`)}
-      />
-      <ApproveConfirmModal
-        interrupt={confirming}
-        onClose={() => {
-          setConfirming(null);
-          setFocusAfter(active);
-        }}
-        onConfirm={(it) => {
-          setConfirming(null);
-          approveWithUndo([it], queryClient);
-          setFocusAfter(active);
-        }}
-      />
-      <BulkApproveModal
-        opened={bulkOpen}
-        chosen={selection.chosen}
-        onClose={() => setBulkOpen(false)}
-        onConfirm={(chosen) => {
-          setBulkOpen(false);
-          selection.clear();
-          approveWithUndo(chosen, queryClient);
-        }}
-      />
+      <AfterFirstPaint>
+        <RejectModal
+          interrupt={rejecting}
+          onClose={() => setRejecting(null)}
+          onDone={(title) => notifySuccess(`Rejected “${title}”`)}
+        />
+        <ApproveConfirmModal
+          interrupt={confirming}
+          onClose={() => {
+            setConfirming(null);
+            setFocusAfter(active);
+          }}
+          onConfirm={(it) => {
+            setConfirming(null);
+            approveWithUndo([it], queryClient);
+            setFocusAfter(active);
+          }}
+        />
+        <BulkApproveModal
+          opened={bulkOpen}
+          chosen={selection.chosen}
+          onClose={() => setBulkOpen(false)}
+          onConfirm={(chosen) => {
+            setBulkOpen(false);
+            selection.clear();
+            approveWithUndo(chosen, queryClient);
+          }}
+        />
+      </AfterFirstPaint>
     </>
   );
 }

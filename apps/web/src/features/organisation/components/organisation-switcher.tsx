@@ -2,6 +2,7 @@ import { Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { AfterFirstPaint } from '@/shared/components/after-first-paint';
 import type { MyOrganisation } from '@/shared/sign-in/me.queries';
 import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
@@ -96,7 +97,9 @@ export function OrganisationSwitcher({
           )}
         </Menu.Dropdown>
       </Menu>
-      <CreateOrganisationModal opened={creating} onClose={close} />
+      <AfterFirstPaint>
+        <CreateOrganisationModal opened={creating} onClose={close} />
+      </AfterFirstPaint>
     </>
   );
 }

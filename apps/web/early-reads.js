@@ -1,7 +1,8 @@
 // The inbox's first reads, asked for while the dashboard's code still loads (issue 31's budget:
-// the inbox usable ≤ 1 s). index.html runs this tiny script first, before the app's bundle; it
-// starts GET /api/me, the session, the tab counts and the first page of the list exactly as the
-// app will ask for them, and leaves the answers in window.__interlockEarlyReads. The app's fetch
+// the inbox usable ≤ 1 s). The build puts it inline in index.html's head (vite.config.ts), so it
+// runs as the page is parsed, before any of the app's files is fetched; it starts GET /api/me,
+// the session, the tab counts and the first page of the list exactly as the app will ask for
+// them, and leaves the answers in window.__interlockEarlyReads. The app's fetch
 // (src/shared/utils/early-reads.ts) takes an answer from there once, when the same URL is asked
 // for the same organisation within a few seconds; anything else goes to the network as ever.
 // src/app/early-reads.dom.spec.ts checks that these URLs are the ones the app asks for.

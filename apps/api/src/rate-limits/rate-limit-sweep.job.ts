@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+import type { PeriodicJob } from '../jobs/periodic-jobs.worker';
+
+const BATCH = 1_000;
+/** A run stops after this many batches; the next run carries on. */
+const MAX_BATCHES = 50;
+/** Rows are forgotten an hour after their window ended, as rate-limiter-flexible's own sweep does. */
+const KEPT_AFTER_EXPIRY_MS = 60 * 60_000;
+
+/**
+ * Every 5 minutes, once across all instances (the job runner's `scheduled_jobs`): forgets the
+ * throttling windows of `rate_limits` that ended more than an hour ago, a batch at a time. An
+ * ended window already counts as empty; this only keeps the table small. It replaces the store's
+ * own sweep, which each limiter ran on a timer of its own in every instance (a dozen DELETEs of the
+ * same rows every 5 minutes per instance) and which nothing stopped when the app closed.
+ */
+export class RateLimitSweepJob implements PeriodicJob {
+  readonly name = 'rate-limit-sweep';
+  readonly everyMs = 5 * 60_000;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async run(): Promise<number> {
+    const before = this.now() - KEPT_AFTER_EXPIRY_MS;
+    let deleted = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const rows = await queryRows<unknown>(
+        this.db,
+        `DELETE FROM rate_limits WHERE key IN (
+           SELECT key FROM rate_limits WHERE expire < $1 LIMIT $2)
+         RETURNING 1`,
+        [before, BATCH],
+      );
+      deleted += rows.length;
+      if (rows.length < BATCH) break;
+    }
+    if (deleted > 0) this.logger.info({ deleted }, 'ended throttling windows forgotten');
+    return deleted;
+  }
+}

@@ -18,7 +18,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
 import { InterruptWaits } from './interrupt-waits';
-import { InterruptsRepository } from './interrupts.repository';
+import { InterruptsRepository, previousAssigneeOf } from './interrupts.repository';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { InterruptExpiry, SYSTEM_ACTOR } from './interrupt-expiry';
@@ -308,9 +308,7 @@ export class InterruptLifecycleService {
             assigneeType: assignee.type,
             assigneeId: assignee.id,
             assigneeName: assignee.name,
-            previousAssigneeType: interrupt.assignee_type,
-            previousAssigneeId: interrupt.assignee_id,
-            previousAssigneeName: interrupt.assignee_name,
+            ...previousAssigneeOf(interrupt),
           },
           ipAddress: null,
         });

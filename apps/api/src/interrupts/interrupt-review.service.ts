@@ -12,7 +12,11 @@ import { responseSchemaOf, type StoredActionRequest } from './interrupt-record';
 import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
-import { type LockedInterrupt, InterruptsRepository } from './interrupts.repository';
+import {
+  type LockedInterrupt,
+  InterruptsRepository,
+  previousAssigneeOf,
+} from './interrupts.repository';
 import type { AssignInterruptCommand, SetPriorityCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
 import type { InterruptResponse } from './dto/interrupt.response';
@@ -233,14 +237,12 @@ export class InterruptReviewService {
         organisationId,
         action: 'interrupt.assigned',
         actor,
-        target: { type: 'interrupt', id: id, name: interrupt.title },
+        target: { type: 'interrupt', id, name: interrupt.title },
         metadata: {
           assigneeType: assignee.type,
           assigneeId: assignee.id,
           assigneeName: assignee.name,
-          previousAssigneeType: interrupt.assignee_type,
-          previousAssigneeId: interrupt.assignee_id,
-          previousAssigneeName: interrupt.assignee_name,
+          ...previousAssigneeOf(interrupt),
         },
         ipAddress: ip,
       });
@@ -258,12 +260,8 @@ export class InterruptReviewService {
         organisationId,
         action: 'interrupt.unassigned',
         actor,
-        target: { type: 'interrupt', id: id, name: interrupt.title },
-        metadata: {
-          previousAssigneeType: interrupt.assignee_type,
-          previousAssigneeId: interrupt.assignee_id,
-          previousAssigneeName: interrupt.assignee_name,
-        },
+        target: { type: 'interrupt', id, name: interrupt.title },
+        metadata: previousAssigneeOf(interrupt),
         ipAddress: ip,
       });
       return { event: 'interrupt.unassigned' };
@@ -306,7 +304,7 @@ export class InterruptReviewService {
         organisationId,
         action: 'interrupt.priority_changed',
         actor,
-        target: { type: 'interrupt', id: id, name: interrupt.title },
+        target: { type: 'interrupt', id, name: interrupt.title },
         metadata: { from: interrupt.priority, to: priority },
         ipAddress: ip,
       });

@@ -155,6 +155,17 @@ export type LockedInterrupt = Pick<
   assignee_changed_at: Date | null;
 };
 
+/** Who had a locked interrupt, as the audit entry of a change of its assignee names them. */
+export function previousAssigneeOf(
+  interrupt: Pick<LockedInterrupt, 'assignee_type' | 'assignee_id' | 'assignee_name'>,
+) {
+  return {
+    previousAssigneeType: interrupt.assignee_type,
+    previousAssigneeId: interrupt.assignee_id,
+    previousAssigneeName: interrupt.assignee_name,
+  };
+}
+
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
 export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & {
   interruptId: string;

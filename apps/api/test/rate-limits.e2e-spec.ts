@@ -221,6 +221,10 @@ describe('rate limits', () => {
       expect((await signIn(owner.email, password, away)).status).toBe(200);
       // Strangers are still refused: the backstop is spent for them.
       expect((await signIn(owner.email, password, '192.0.2.14')).status).toBe(429);
+      // The new password forgot the addresses known for the old one (whoever had the old password
+      // keeps no address the backstop leaves out): the usual address proves itself again.
+      expect((await signIn(owner.email, password, usual)).status).toBe(429);
+      expect((await signIn(owner.email, password, '2001:db8:5:1::1')).status).toBe(429);
     });
   });
 

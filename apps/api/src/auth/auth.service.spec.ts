@@ -208,10 +208,14 @@ describe('AuthService', () => {
     });
     const { service, limiter, succeeded, signIns } = setUp();
     const signedIn = await service.signIn('Ada@example.com', 'correct horse', '192.0.2.1');
-    expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', '192.0.2.1');
+    expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', '192.0.2.1', 'scrypt$ada');
     expect(succeeded).toHaveBeenCalledTimes(1);
     // The owner proved themselves from this address: the backstop leaves it out (SPEC §8b).
-    expect(limiter.addressProven).toHaveBeenCalledWith('ada@example.com', '192.0.2.1');
+    expect(limiter.addressProven).toHaveBeenCalledWith(
+      'ada@example.com',
+      '192.0.2.1',
+      'scrypt$ada',
+    );
     expect(signIns.create).toHaveBeenCalledWith(expect.anything(), 'u-ada');
     // A password session lists only what it acts for (not what requires single sign-on).
     expect(signedIn.body).toEqual({ userId: 'u-ada', organisations: [{ id: 'o-open' }] });

@@ -203,8 +203,12 @@ export class AuthService {
     ip: string | null,
     code?: string,
   ): Promise<SignedIn<AccountResponse>> {
-    const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
+    const succeeded = await this.limiter.beginSignIn(
+      normaliseEmail(email),
+      ip,
+      user?.password_hash,
+    );
     const logN = this.config.accounts.passwordScryptLogN;
     const ok = await passwordMatches(password, user?.password_hash, logN);
     if (user === undefined || !ok)
@@ -227,17 +231,16 @@ export class AuthService {
         throw error;
       });
     await succeeded();
-    // The owner signed in from here: the per-account backstop no longer refuses this address.
-    await this.limiter.addressProven(normaliseEmail(email), ip);
+    let passwordHash = user.password_hash;
     if (needsRehash(user.password_hash, logN)) {
+      const rehashed = await hashPassword(password, logN);
       // Only if the hash is still the one verified: a password changed meanwhile stays changed.
-      await replacePasswordHash(
-        this.dataSource.manager,
-        user.id,
-        await hashPassword(password, logN),
-        user.password_hash,
-      );
+      if (await replacePasswordHash(this.dataSource.manager, user.id, rehashed, user.password_hash))
+        passwordHash = rehashed;
     }
+    // The owner signed in from here: the per-account backstop no longer refuses this address
+    // (for this password's hash: after a new password, only where the owner proves it again).
+    await this.limiter.addressProven(normaliseEmail(email), ip, passwordHash);
     return { ...session, body: await this.account(user.id, null) };
   }
 

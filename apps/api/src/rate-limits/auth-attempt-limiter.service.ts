@@ -100,8 +100,12 @@ export class AuthAttemptLimiter {
    * known at the address, the account's backstop); 429 when one is spent. Returns the release to
    * call when the attempt succeeds (a success is not a failure).
    */
-  async beginSignIn(email: string, address: string | null): Promise<() => Promise<void>> {
-    const known = await this.knownAt(email, address);
+  async beginSignIn(
+    email: string,
+    address: string | null,
+    password: PasswordGeneration,
+  ): Promise<() => Promise<void>> {
+    const known = await this.knownAt(email, address, password);
     return this.take([
       [this.signInAccount, accountAtAddress(email, address)],
       [this.signInAddress, addressDigest(address)],
@@ -112,13 +116,18 @@ export class AuthAttemptLimiter {
   /**
    * The account's owner proved themselves from this address — a sign-in succeeded, or an emailed
    * password reset link was used — so the address is known to the account for
-   * `RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS` from now (each success starts the time again).
+   * `RATE_LIMIT_SIGN_IN_KNOWN_ADDRESS_DAYS` from now (each success starts the time again) — for
+   * this password: a new one (reset, change, a hash upgraded) forgets every address known before.
    */
-  async addressProven(email: string, address: string | null): Promise<void> {
+  async addressProven(
+    email: string,
+    address: string | null,
+    password: PasswordGeneration,
+  ): Promise<void> {
     if (this.knownAddresses === undefined || address === null) return;
     try {
       const known = this.knownAddresses;
-      await known.set(accountAtAddress(email, address), 1, known.duration);
+      await known.set(knownAddressKey(email, address, password), 1, known.duration);
     } catch (error) {
       this.logger.warn({ err: error }, 'rate limiter unavailable: address not remembered');
     }
@@ -178,10 +187,14 @@ export class AuthAttemptLimiter {
   }
 
   /** Whether the account is known at the address; not when that cannot be read (the backstop counts). */
-  private async knownAt(email: string, address: string | null): Promise<boolean> {
+  private async knownAt(
+    email: string,
+    address: string | null,
+    password: PasswordGeneration,
+  ): Promise<boolean> {
     if (this.knownAddresses === undefined || address === null) return false;
     try {
-      return (await this.knownAddresses.get(accountAtAddress(email, address))) !== null;
+      return (await this.knownAddresses.get(knownAddressKey(email, address, password))) !== null;
     } catch (error) {
       this.logger.warn({ err: error }, 'rate limiter unavailable: address taken as unknown');
       return false;
@@ -238,6 +251,18 @@ function digest(value: string): string {
 /** An account at a client address (IPv6 by /64), digested: its failures' key, and its known-address row's. */
 function accountAtAddress(email: string, address: string | null): string {
   return digest(`${email}\n${address === null ? 'unknown' : clientAddressKey(address)}`);
+}
+
+/**
+ * The account's password as the known addresses are keyed by: its stored hash (salted, so a new
+ * password — reset, change or an upgraded hash — is another key, and the addresses known before are
+ * forgotten); none for an account without a password or no account.
+ */
+export type PasswordGeneration = string | null | undefined;
+
+/** An account at an address, known for one password: the known-address row's key, digested. */
+function knownAddressKey(email: string, address: string, password: PasswordGeneration): string {
+  return digest(`${accountAtAddress(email, address)}\n${password ?? ''}`);
 }
 
 /** A client address as the throttles count it (IPv6 by /64), digested; none without an address. */

@@ -100,7 +100,7 @@ export class PasswordsService {
       return user;
     });
     // The link reached the owner here: the sign-in backstop no longer refuses this address (§8b).
-    await this.limiter.addressProven(normaliseEmail(user.email), ip);
+    await this.limiter.addressProven(normaliseEmail(user.email), ip, passwordHash);
     this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'reset', ip));
   }
 
@@ -122,6 +122,8 @@ export class PasswordsService {
         throw new DomainError('CONFLICT', PASSWORD_CHANGED_MEANWHILE);
       await this.afterNewPassword(tx, user, 'change', signedIn.signInSessionId, ip);
     });
+    // The new password forgot every address known for the old one; the owner proved this one.
+    await this.limiter.addressProven(normaliseEmail(user.email), ip, passwordHash);
     this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'change', ip));
   }
 
@@ -137,8 +139,12 @@ export class PasswordsService {
     ip: string | null,
     alsoCheck?: () => Promise<void>,
   ): Promise<UserRow> {
-    const succeeded = await this.limiter.beginSignIn(normaliseEmail(signedIn.email), ip);
     const user = await findUserWithPassword(this.dataSource.manager, signedIn.userId);
+    const succeeded = await this.limiter.beginSignIn(
+      normaliseEmail(signedIn.email),
+      ip,
+      user?.password_hash,
+    );
     if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
     if (!(await verifyPassword(password, user.password_hash)))
       throw new DomainError('WRONG_PASSWORD', WRONG_CURRENT_PASSWORD);

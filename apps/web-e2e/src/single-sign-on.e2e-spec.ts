@@ -116,9 +116,12 @@ test.describe('Single sign-on', () => {
     await screenshot(page, 'single-sign-on-settings');
     // Verify before publishing: the API's refusal, word for word.
     await domainGroup.getByRole('button', { name: `Verify ${domain}` }).click();
-    await expect(page.getByRole('alert')).toContainText(
-      `No TXT record interlock-domain-verification=… was found at _interlock-challenge.${domain}`,
-    );
+    // The refusal's alert, not the "Connected" notification that may still be on the screen.
+    await expect(
+      page.getByRole('alert').filter({
+        hasText: `No TXT record interlock-domain-verification=… was found at _interlock-challenge.${domain}`,
+      }),
+    ).toBeVisible();
     publishTxt(`_interlock-challenge.${domain}`, value ?? '');
     await domainGroup.getByRole('button', { name: `Verify ${domain}` }).click();
     await expect(domainGroup.getByText('Verified', { exact: true })).toBeVisible();

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Queryable } from '../database/query-rows.util';
+import { deleteInBatches } from '../jobs/delete-in-batches.util';
 import type { PeriodicJob } from '../jobs/periodic-jobs.worker';
 import type { IdempotencyRepository } from './idempotency.repository';
 
@@ -23,12 +24,11 @@ export class IdempotencySweepJob implements PeriodicJob {
   ) {}
 
   async run(): Promise<number> {
-    let deleted = 0;
-    for (let i = 0; i < MAX_BATCHES; i++) {
-      const batch = await this.keys.deleteExpired(this.db, BATCH);
-      deleted += batch;
-      if (batch < BATCH) break;
-    }
+    const deleted = await deleteInBatches(
+      () => this.keys.deleteExpired(this.db, BATCH),
+      BATCH,
+      MAX_BATCHES,
+    );
     if (deleted > 0) this.logger.info({ deleted }, 'expired idempotency keys forgotten');
     return deleted;
   }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type Queryable, queryRows } from '../database/query-rows.util';
+import { deleteInBatches } from '../jobs/delete-in-batches.util';
 import type { PeriodicJob } from '../jobs/periodic-jobs.worker';
 
 const BATCH = 1_000;
@@ -30,19 +31,21 @@ export class RateLimitSweepJob implements PeriodicJob {
 
   async run(): Promise<number> {
     const before = this.now() - KEPT_AFTER_EXPIRY_MS;
-    let deleted = 0;
-    for (let i = 0; i < MAX_BATCHES; i++) {
-      const rows = await queryRows<unknown>(
-        this.db,
-        // The outer test again: a window renewed while this statement waited for its row is kept.
-        `DELETE FROM rate_limits WHERE key IN (
-           SELECT key FROM rate_limits WHERE expire < $1 LIMIT $2) AND expire < $1
-         RETURNING 1`,
-        [before, BATCH],
-      );
-      deleted += rows.length;
-      if (rows.length < BATCH) break;
-    }
+    const deleted = await deleteInBatches(
+      async () =>
+        (
+          await queryRows<unknown>(
+            this.db,
+            // The outer test again: a window renewed while this statement waited for its row is kept.
+            `DELETE FROM rate_limits WHERE key IN (
+               SELECT key FROM rate_limits WHERE expire < $1 LIMIT $2) AND expire < $1
+             RETURNING 1`,
+            [before, BATCH],
+          )
+        ).length,
+      BATCH,
+      MAX_BATCHES,
+    );
     if (deleted > 0) this.logger.info({ deleted }, 'ended throttling windows forgotten');
     return deleted;
   }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Queryable } from '../database/query-rows.util';
 import { queryRows } from '../database/query-rows.util';
+import { deleteInBatches } from '../jobs/delete-in-batches.util';
 import type { PeriodicJob } from '../jobs/periodic-jobs.worker';
 
 const BATCH = 1_000;
@@ -50,13 +51,11 @@ export class WebhookRetentionJob implements PeriodicJob {
       this.logger.info(deleted, 'webhook retention');
   }
 
-  private async batches(sql: string): Promise<number> {
-    let total = 0;
-    for (let i = 0; i < MAX_BATCHES; i++) {
-      const rows = await queryRows<unknown>(this.db, sql, [this.retentionMs]);
-      total += rows.length;
-      if (rows.length < BATCH) break;
-    }
-    return total;
+  private batches(sql: string): Promise<number> {
+    return deleteInBatches(
+      async () => (await queryRows<unknown>(this.db, sql, [this.retentionMs])).length,
+      BATCH,
+      MAX_BATCHES,
+    );
   }
 }

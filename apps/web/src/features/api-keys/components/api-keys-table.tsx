@@ -1,7 +1,8 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
-import { Button, Code, Group, Table, Text } from '@mantine/core';
+import { Code, Table, Text } from '@mantine/core';
 import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
+import { RowActions } from '@/shared/components/row-actions';
 
 export function ApiKeysTable({
   apiKeys,
@@ -58,29 +59,13 @@ export function ApiKeysTable({
           </Table.Td>
           {withActions && (
             <Table.Td>
-              <Group gap="xs" justify="flex-end" wrap="nowrap">
-                {canRename && (
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => onRename(key)}
-                    aria-label={`Rename ${key.name}`}
-                  >
-                    Rename
-                  </Button>
-                )}
-                {canRevoke && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    onClick={() => onRevoke(key)}
-                    aria-label={`Revoke ${key.name}`}
-                  >
-                    Revoke
-                  </Button>
-                )}
-              </Group>
+              <RowActions
+                of={key.name}
+                actions={[
+                  canRename && { label: 'Rename', onClick: () => onRename(key) },
+                  canRevoke && { label: 'Revoke', onClick: () => onRevoke(key), danger: true },
+                ]}
+              />
             </Table.Td>
           )}
         </Table.Tr>

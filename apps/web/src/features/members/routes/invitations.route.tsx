@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Paper, Stack, Table, Text } from '@mantine/core';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { confirmAction } from '@/shared/components/confirm';
 import { EmptyHint } from '@/shared/components/empty-hint';
@@ -6,6 +6,7 @@ import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
+import { RowActions } from '@/shared/components/row-actions';
 import { useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '@/shared/utils/notify';
@@ -98,19 +99,17 @@ export function InvitationsRoute() {
                     </Table.Td>
                     {canInvite && (
                       <Table.Td>
-                        {inv.acceptedAt === null && !expired && (
-                          <Group justify="flex-end">
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => confirmWithdraw(inv)}
-                              aria-label={`Withdraw the invitation to ${inv.email}`}
-                            >
-                              Withdraw
-                            </Button>
-                          </Group>
-                        )}
+                        <RowActions
+                          of={`the invitation to ${inv.email}`}
+                          actions={[
+                            inv.acceptedAt === null &&
+                              !expired && {
+                                label: 'Withdraw',
+                                onClick: () => confirmWithdraw(inv),
+                                danger: true,
+                              },
+                          ]}
+                        />
                       </Table.Td>
                     )}
                   </Table.Tr>

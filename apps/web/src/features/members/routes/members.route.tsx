@@ -7,6 +7,7 @@ import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
+import { RowActions } from '@/shared/components/row-actions';
 import { useMembers, useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '@/shared/utils/notify';
@@ -114,19 +115,16 @@ export function MembersRoute() {
                   <RelativeTime value={m.createdAt} />
                 </Table.Td>
                 <Table.Td>
-                  <Group justify="flex-end">
-                    {!outranks(m) && (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => confirmRemove(m)}
-                        aria-label={`Remove ${m.name}`}
-                      >
-                        Remove
-                      </Button>
-                    )}
-                  </Group>
+                  <RowActions
+                    of={m.name}
+                    actions={[
+                      !outranks(m) && {
+                        label: 'Remove',
+                        onClick: () => confirmRemove(m),
+                        danger: true,
+                      },
+                    ]}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,6 +1,7 @@
 import type { RoleResponse } from '@interlock/api-client';
 import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { ListTable } from '@/shared/components/list-table';
+import { RowActions } from '@/shared/components/row-actions';
 import { useState } from 'react';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { confirmAction } from '@/shared/components/confirm';
@@ -96,27 +97,17 @@ export function RolesRoute() {
                   )}
                 </Table.Td>
                 <Table.Td>
-                  {role.builtIn === null && (
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => setEditing(role)}
-                        aria-label={`Edit ${role.name}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => confirmDelete(role)}
-                        aria-label={`Delete ${role.name}`}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  )}
+                  <RowActions
+                    of={role.name}
+                    actions={
+                      role.builtIn === null
+                        ? [
+                            { label: 'Edit', onClick: () => setEditing(role) },
+                            { label: 'Delete', onClick: () => confirmDelete(role), danger: true },
+                          ]
+                        : []
+                    }
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

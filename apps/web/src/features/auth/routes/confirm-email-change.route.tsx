@@ -1,8 +1,7 @@
-import { Anchor, Button, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { FormError } from '@/shared/components/form-error';
 import { useConfirmEmailChange } from '../api/email-change.queries';
-import { EmailLinkPage, LinkOutcome, LinkPending, useLinkAtOnce } from '../components/email-link';
+import { EmailLinkPage, LinkUsedAtOnce } from '../components/email-link';
 
 /**
  * The link emailed to a new address (`/confirm-email-change#<token>`, SPEC §8f): the page reads
@@ -31,29 +30,15 @@ export function ConfirmEmailChangeRoute() {
 
 function Confirm({ token }: { token: string }) {
   const confirm = useConfirmEmailChange();
-  useLinkAtOnce(token, confirm.mutate);
-  if (confirm.isSuccess) {
-    return (
-      <LinkOutcome title="Your email address is changed">
-        <Text>
-          Sign in with the new address from now on; it is verified. We told your former address
-          about the change.
-        </Text>
-        <Button component={Link} to="/">
-          Open Interlock
-        </Button>
-      </LinkOutcome>
-    );
-  }
-  if (confirm.isError) {
-    return (
-      <LinkOutcome title="Your email address is not changed">
-        <FormError error={confirm.error} />
-        <Anchor component={Link} to="/settings/profile">
-          Ask again in Settings → Profile
-        </Anchor>
-      </LinkOutcome>
-    );
-  }
-  return <LinkPending doing="Changing your email address" />;
+  return (
+    <LinkUsedAtOnce
+      token={token}
+      use={confirm}
+      doing="Changing your email address"
+      doneTitle="Your email address is changed"
+      done="Sign in with the new address from now on; it is verified. We told your former address about the change."
+      failedTitle="Your email address is not changed"
+      retry={{ to: '/settings/profile', label: 'Ask again in Settings → Profile' }}
+    />
+  );
 }

@@ -1,8 +1,7 @@
-import { Anchor, Button, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { FormError } from '@/shared/components/form-error';
 import { useVerifyEmail } from '../api/email-verification.queries';
-import { EmailLinkPage, LinkOutcome, LinkPending, useLinkAtOnce } from '../components/email-link';
+import { EmailLinkPage, LinkUsedAtOnce } from '../components/email-link';
 
 /**
  * The emailed verification link's page (`/verify-email#<token>`, SPEC §8f). The token is in the
@@ -31,28 +30,15 @@ export function VerifyEmailRoute() {
 
 function Verify({ token }: { token: string }) {
   const verify = useVerifyEmail();
-  useLinkAtOnce(token, verify.mutate);
-  if (verify.isSuccess) {
-    return (
-      <LinkOutcome title="Your email address is verified">
-        <Text>
-          You can now accept invitations to other organisations and receive notifications.
-        </Text>
-        <Button component={Link} to="/">
-          Open Interlock
-        </Button>
-      </LinkOutcome>
-    );
-  }
-  if (verify.isError) {
-    return (
-      <LinkOutcome title="Your email address is not verified">
-        <FormError error={verify.error} />
-        <Anchor component={Link} to="/settings/security">
-          Ask for a new link in Settings → Security
-        </Anchor>
-      </LinkOutcome>
-    );
-  }
-  return <LinkPending doing="Verifying your email address" />;
+  return (
+    <LinkUsedAtOnce
+      token={token}
+      use={verify}
+      doing="Verifying your email address"
+      doneTitle="Your email address is verified"
+      done="You can now accept invitations to other organisations and receive notifications."
+      failedTitle="Your email address is not verified"
+      retry={{ to: '/settings/security', label: 'Ask for a new link in Settings → Security' }}
+    />
+  );
 }

@@ -157,17 +157,7 @@ export function NotificationsRoute() {
                   </Button>
                 </Group>
               )}
-              <FormError error={savePreferences.error} />
-              <Group>
-                <Button type="submit" loading={savePreferences.isPending}>
-                  Save preferences
-                </Button>
-                {savePreferences.isSuccess && !savePreferences.isPending && (
-                  <Text size="sm" c="green">
-                    Saved.
-                  </Text>
-                )}
-              </Group>
+              <SaveFoot saving={savePreferences} label="Save preferences" />
             </Stack>
           </form>
         </Paper>
@@ -202,17 +192,7 @@ export function NotificationsRoute() {
                     saveDefaults.mutate({ tokenActions: event.currentTarget.checked })
                   }
                 />
-                <FormError error={saveDefaults.error} />
-                <Group>
-                  <Button type="submit" loading={saveDefaults.isPending}>
-                    Save defaults
-                  </Button>
-                  {saveDefaults.isSuccess && !saveDefaults.isPending && (
-                    <Text size="sm" c="green">
-                      Saved.
-                    </Text>
-                  )}
-                </Group>
+                <SaveFoot saving={saveDefaults} label="Save defaults" />
               </Stack>
             </form>
           </Paper>
@@ -267,6 +247,31 @@ export function NotificationsRoute() {
           </Stack>
         </Paper>
       </Stack>
+    </>
+  );
+}
+
+/** A settings form's foot: the API's refusal, the submit button, and "Saved." once it is. */
+function SaveFoot({
+  saving,
+  label,
+}: {
+  saving: { error: unknown; isPending: boolean; isSuccess: boolean };
+  label: string;
+}) {
+  return (
+    <>
+      <FormError error={saving.error} />
+      <Group>
+        <Button type="submit" loading={saving.isPending}>
+          {label}
+        </Button>
+        {saving.isSuccess && !saving.isPending && (
+          <Text size="sm" c="green">
+            Saved.
+          </Text>
+        )}
+      </Group>
     </>
   );
 }

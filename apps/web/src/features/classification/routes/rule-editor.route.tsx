@@ -91,6 +91,12 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
   const [form, setForm] = useState<RuleForm>(initial);
   const set = <K extends keyof RuleForm>(key: K, value: RuleForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
+  /** Changes the `i`th argument condition. */
+  const setArg = (i: number, change: Partial<RuleForm['args'][number]>) =>
+    set(
+      'args',
+      form.args.map((r, j) => (j === i ? { ...r, ...change } : r)),
+    );
   const built = useMemo(() => draftOf(form), [form]);
   const [debounced] = useDebouncedValue(built.ok ? built.draft : null, 300);
   const preview = useRulePreview(debounced);
@@ -228,28 +234,14 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                       label={`Argument ${i + 1} path`}
                       placeholder="amount"
                       value={row.path}
-                      onChange={(e) =>
-                        set(
-                          'args',
-                          form.args.map((r, j) =>
-                            j === i ? { ...r, path: e.currentTarget.value } : r,
-                          ),
-                        )
-                      }
+                      onChange={(e) => setArg(i, { path: e.currentTarget.value })}
                       disabled={!canManage}
                     />
                     <Select
                       label={`Argument ${i + 1} test`}
                       data={ARG_OPS.map((op) => ({ value: op, label: OP_LABELS[op] }))}
                       value={row.op}
-                      onChange={(v) =>
-                        set(
-                          'args',
-                          form.args.map((r, j) =>
-                            j === i ? { ...r, op: (v ?? 'eq') as ArgOp } : r,
-                          ),
-                        )
-                      }
+                      onChange={(v) => setArg(i, { op: (v ?? 'eq') as ArgOp })}
                       allowDeselect={false}
                       w={150}
                       disabled={!canManage}
@@ -258,14 +250,7 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                       label={`Argument ${i + 1} value`}
                       placeholder="100"
                       value={row.value}
-                      onChange={(e) =>
-                        set(
-                          'args',
-                          form.args.map((r, j) =>
-                            j === i ? { ...r, value: e.currentTarget.value } : r,
-                          ),
-                        )
-                      }
+                      onChange={(e) => setArg(i, { value: e.currentTarget.value })}
                       disabled={!canManage}
                     />
                     {canManage && (

@@ -29,7 +29,11 @@ describe('RowActions', () => {
   });
 
   it('draws nothing when no action is offered', () => {
-    const { container } = renderWithApp(<RowActions of="Owner" actions={[false, false]} />);
-    expect(container).toBeEmptyDOMElement();
+    renderWithApp(
+      <div data-testid="cell">
+        <RowActions of="Owner" actions={[false, false]} />
+      </div>,
+    );
+    expect(screen.getByTestId('cell')).toBeEmptyDOMElement();
   });
 });

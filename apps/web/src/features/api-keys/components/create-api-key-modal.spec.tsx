@@ -16,7 +16,7 @@ describe('CreateApiKeyModal', () => {
         return HttpResponse.json(
           {
             id: '5f0e7c1e-2222-4c1e-9a4e-0a0a0a0a0a02',
-            name: 'billing-agent',
+            name: 'ci',
             key: KEY,
             start: 'ilk_AbCd',
             createdAt: '2026-11-28T05:00:00.000Z',
@@ -30,11 +30,11 @@ describe('CreateApiKeyModal', () => {
     const onClose = vi.fn();
     const { rerender } = renderWithApp(<CreateApiKeyModal opened onClose={onClose} />);
     expect(await screen.findByRole('dialog', { name: 'Create an API key' })).toBeInTheDocument();
-    await userEvent.type(screen.getByRole('textbox', { name: /Name/ }), '  billing-agent ');
+    await userEvent.type(screen.getByRole('textbox', { name: /Name/ }), ' ci ');
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByRole('dialog', { name: 'Copy your new key' })).toBeInTheDocument();
     expect(screen.getByTestId('new-api-key')).toHaveTextContent(KEY);
-    expect(sent).toEqual([{ name: 'billing-agent', expiry: 'never' }]);
+    expect(sent).toEqual([{ name: 'ci', expiry: 'never' }]);
 
     await userEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalledTimes(1);

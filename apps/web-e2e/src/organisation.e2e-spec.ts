@@ -137,7 +137,7 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
     await expect(page.getByRole('heading', { name: team, exact: true })).toBeVisible();
     await page.getByRole('combobox', { name: `Add a member to ${team}` }).click();
     await page.getByRole('option', { name: new RegExp(colleague.name) }).click();
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: `Add to ${team}` }).click();
     await expect(page.getByRole('list', { name: `Members of ${team}` })).toContainText(
       colleague.name,
     );

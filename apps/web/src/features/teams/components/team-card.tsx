@@ -125,6 +125,7 @@ export function TeamCard({
             <Button
               disabled={adding === null}
               loading={add.isPending}
+              aria-label={`Add to ${team.name}`}
               onClick={() =>
                 adding &&
                 whenSettled(

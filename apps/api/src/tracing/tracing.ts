@@ -32,7 +32,6 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   if (!tracingWanted(env)) return false;
   // Loaded now, synchronously (before anything loads `pg` or `http`), and only now: without
   // traces the SDK is never loaded.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a load on demand, synchronous
   const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
   provider = sdk.startTracingSdk();
   markTracingEnabled(true);

@@ -35,7 +35,7 @@ export function AuditLogRoute() {
   const actorChoices = useActorChoices(filters.actorType);
   const [targetSearch, setTargetSearch] = useState('');
   const [searchedTarget] = useDebouncedValue(targetSearch, 300);
-  const target = useTargetChoices(filters.targetType, searchedTarget);
+  const target = useTargetChoices(filters.targetType, searchedTarget, filters.targetId);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);

@@ -4,7 +4,7 @@
 // sideways scrolling and for buttons that are on screen and big enough to hit. The pages have
 // touch (hasTouch): the thumb's presses are taps.
 import { Interlock } from '@interlock/sdk';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { addMember, expect, expectAccessible, signUpOwner, test } from './support/fixtures';
 import {
   expectHeadingClear,
@@ -36,6 +36,27 @@ async function navigateTo(page: Page, name: string): Promise<void> {
   await expectThumbSized(link, `the ${name} link`);
   await link.tap();
   await expect(link).not.toBeInViewport();
+}
+
+/**
+ * A dialog (or form) that fits the phone: nothing sideways, on the page or inside it, and each
+ * named button, once scrolled to (inside the dialog where it scrolls), wholly on screen and
+ * big enough for a thumb.
+ */
+async function expectInReach(
+  page: Page,
+  within: Locator,
+  buttons: string[],
+  what: string,
+): Promise<void> {
+  await expect(within).toBeVisible();
+  await expectFits(page, what);
+  for (const name of buttons) {
+    const button = within.getByRole('button', { name, exact: true });
+    await button.scrollIntoViewIfNeeded();
+    await expectWhollyOnScreen(button, `${what}: ${name}`);
+    await expectThumbSized(button, `${what}: ${name}`);
+  }
 }
 
 async function agentFor(owner: Member, name: string): Promise<Interlock> {
@@ -376,3 +397,54 @@ for (const viewport of [PHONE, TABLET]) {
     });
   });
 }
+
+// The settings' dialogs and forms at the phone's size only (the tablet's is wider than each).
+test.describe(`Settings dialogs on a phone (${PHONE.width}×${PHONE.height})`, () => {
+  test('create a key, add a webhook, invite a member: each dialog fits, its buttons in reach of the thumb', async ({
+    pageFor,
+  }) => {
+    test.setTimeout(150_000);
+    const owner = await signUpOwner('dialogs-phone');
+    const page = await pageFor(owner, { viewport: PHONE, hasTouch: true });
+    await page.goto('/inbox');
+    await navigateTo(page, 'Integrations');
+
+    // A key: the form, then the key shown once.
+    await page.getByRole('button', { name: 'Create API key' }).tap();
+    const create = page.getByRole('dialog', { name: 'Create an API key' });
+    await create.getByLabel('Name').fill('phone-agent');
+    await expectInReach(page, create, ['Cancel', 'Create key'], 'the create-key dialog');
+    await create.getByRole('button', { name: 'Create key' }).tap();
+    const key = page.getByRole('dialog', { name: 'Copy your new key' });
+    await expectInReach(page, key, ['Copy key', 'Done'], 'the new key');
+    await key.getByRole('button', { name: 'Done' }).tap();
+    await expect(key).toBeHidden();
+
+    // A webhook: the longest form (every event type), then its secret shown once.
+    await page.getByRole('tab', { name: 'Webhooks' }).tap();
+    await page.getByRole('button', { name: 'Add webhook' }).tap();
+    const add = page.getByRole('dialog', { name: 'Add a webhook' });
+    const url = `http://127.0.0.1:9/${unique('phone-hook')}`;
+    await add.getByLabel('URL').fill(url);
+    await add.getByRole('radio', { name: 'Only these events' }).tap();
+    await expectInReach(page, add, ['Cancel', 'Add webhook'], 'the add-webhook dialog');
+    await add.getByRole('checkbox', { name: /\(interrupt\.decided\)/ }).tap();
+    await add.getByRole('button', { name: 'Add webhook' }).tap();
+    const secret = page.getByRole('dialog', { name: 'Copy the signing secret' });
+    await expect(secret.getByLabel(`Signing secret of ${url}`)).toHaveText(/^whsec_/);
+    await expectInReach(page, secret, ['Copy secret', 'Done'], 'the signing secret');
+    await secret.getByRole('button', { name: 'Done' }).tap();
+    await expect(secret).toBeHidden();
+    await expect(page.getByRole('table', { name: 'Webhooks' })).toContainText(url);
+
+    // A member: the invitation form, then its one-time link.
+    await navigateTo(page, 'Invitations');
+    const form = page.getByRole('form', { name: 'Invite a member' });
+    await form.getByLabel('Email').fill(`${unique('invitee')}@web-e2e.example.com`);
+    await expectInReach(page, form, ['Create invitation'], 'the invitation form');
+    await form.getByRole('button', { name: 'Create invitation' }).tap();
+    const invited = page.getByRole('alert').filter({ hasText: 'Send this link to' });
+    await expect(invited.getByLabel('Invitation link')).toContainText('/invitations/');
+    await expectInReach(page, invited, ['Copy link'], 'the invitation link');
+  });
+});

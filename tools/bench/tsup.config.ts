@@ -7,6 +7,7 @@ export default defineConfig({
     'classification-bench.driver': 'tools/bench/classification-bench.driver.ts',
     'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
     'inbox-bench.driver': 'tools/bench/inbox-bench.driver.ts',
+    'password-hash.driver': 'tools/bench/password-hash.driver.ts',
     'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',
     'scale-out-bench.driver': 'tools/bench/scale-out-bench.driver.ts',
   },

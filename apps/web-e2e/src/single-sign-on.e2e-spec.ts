@@ -7,6 +7,7 @@ import {
   test,
 } from './support/fixtures';
 import { publishTxt } from './support/dns';
+import { receivedMail } from './support/mail';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
 import { addMember, api, browserURL, unique, type Member } from './support/service';
 
@@ -46,6 +47,20 @@ test.describe('Single sign-on', () => {
     await loginBox.fill(login);
     await page.locator('input[name=password]').fill('any password works here');
     await page.getByRole('button', { name: 'Sign-in' }).click();
+  }
+
+  /**
+   * Past the provider, which may remember the person from an earlier sign-in and send the
+   * browser straight back to `back`, or ask again.
+   */
+  async function passRememberingProvider(page: Page, back: string) {
+    const issuerHost = new URL((provider as OidcProvider).issuer).host;
+    await page.waitForURL((url) => url.host === issuerHost || url.pathname === back);
+    if (new URL(page.url()).host === issuerHost) {
+      await page.locator('input[name=password]').fill('any password works here');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+    }
+    await expect(page).toHaveURL((url) => url.pathname === back);
   }
 
   test('an Owner connects the provider; a new person signs in on its page and joins with the chosen role, again as the same member', async ({
@@ -152,13 +167,7 @@ test.describe('Single sign-on', () => {
     await grace.getByRole('textbox', { name: 'Work email' }).fill(email);
     await grace.getByRole('button', { name: 'Continue to your identity provider' }).click();
     // The provider remembers her: it may send her straight back, or ask again.
-    const issuerHost = new URL(provider.issuer).host;
-    await grace.waitForURL((url) => url.host === issuerHost || url.pathname === '/inbox');
-    if (new URL(grace.url()).host === issuerHost) {
-      await grace.locator('input[name=password]').fill('any password works here');
-      await grace.getByRole('button', { name: 'Sign-in' }).click();
-    }
-    await expect(grace).toHaveURL(/\/inbox/);
+    await passRememberingProvider(grace, '/inbox');
     await expect(grace.getByRole('button', { name: /^Account: SSO grace-/ })).toBeVisible();
     expect((await members()).map((m) => m.id)).toEqual([joined?.id]);
     await graceContext.close();
@@ -306,6 +315,61 @@ test.describe('Single sign-on', () => {
     );
     expect(log.entries.map((e) => e.action)).toEqual(['member.break_glass_sign_in']);
   });
+  test('a password account links its single sign-on from Settings → Security and keeps its password session, is emailed, then signs in with it; without the password session the callback refuses, word for word', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const owner = await signUpOwner('sso-link');
+    const domain = await connectOverHttp(owner, 'sso-link');
+    const issuer = (provider as OidcProvider).issuer;
+    const pat = await addMember(owner, 'developer', 'Pat Link', `pat-${unique('l')}@${domain}`);
+
+    // Single sign-on alone cannot take over the existing account (SPEC §8f).
+    await signInThroughProvider(page, pat.email);
+    await expectRefused(
+      page,
+      `An account with ${pat.email} exists already: to link it to single sign-on, sign in with its password in this browser first, then sign in with single sign-on again.`,
+    );
+
+    // With her password, Settings → Security offers the link for the organisation.
+    await signInWithPassword(page, pat.email, pat.password);
+    await expect(page).toHaveURL(/\/inbox/);
+    await page.goto('/settings/security');
+    const row = page.getByRole('group', { name: owner.organisationName });
+    await expect(row.getByText(issuer)).toBeVisible();
+    await row.getByRole('button', { name: 'Link single sign-on' }).click();
+    await passRememberingProvider(page, '/settings/security');
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Single sign-on is linked' }),
+    ).toHaveText(
+      `Single sign-on is linked: ${owner.organisationName}'s identity provider now signs you in to ${owner.organisationName}.`,
+    );
+    await expect(row.getByText('Linked', { exact: true })).toBeVisible();
+    await expect(row.getByRole('button', { name: 'Link single sign-on' })).toHaveCount(0);
+    // Her password session stayed: it is still offered what a single sign-on session is not.
+    await page.getByRole('button', { name: /^Organisation: / }).click();
+    await expect(page.getByRole('menuitem', { name: 'Create organisation…' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expectAccessible(page, 'Settings → Security, single sign-on linked');
+    await screenshot(page, 'single-sign-on-linked');
+    const mail = await receivedMail(pat.email, `now signs in with ${owner.organisationName}`);
+    expect(mail.text).toContain(
+      `your Interlock account ${pat.email} was linked to the single sign-on of ${owner.organisationName} (${issuer})`,
+    );
+
+    // Signed out, single sign-on alone now reaches her account.
+    await page.getByRole('button', { name: /^Account: / }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    await page.goto('/sign-in/sso');
+    await page.getByRole('textbox', { name: 'Work email' }).fill(pat.email);
+    await page.getByRole('button', { name: 'Continue to your identity provider' }).click();
+    await passRememberingProvider(page, '/inbox');
+    await expect(page.getByRole('button', { name: /^Account: Pat Link/ })).toBeVisible();
+    const me = await page.request.get(`${browserURL}/api/me`);
+    expect(((await me.json()) as { user: { id: string } }).user.id).toBe(pat.memberId);
+  });
+
   /** The callback page's refusal, and that nobody is signed in after it. */
   async function expectRefused(page: Page, message: string | RegExp) {
     await expect(page).toHaveURL(/\/sso\/callback/);

@@ -16,7 +16,12 @@ export interface RunningOidcProvider {
   stop(): Promise<void>;
 }
 
-/** Starts the real `oidc-provider` (support/oidc-provider.mjs) as its own process. */
+/**
+ * Starts the real `oidc-provider` (support/oidc-provider.mjs) as its own process, on this machine's
+ * loopback — not inside the Jest worker: the package is an ES module, which Jest's module registry
+ * loads only under `--experimental-vm-modules`, and the browser suite (Playwright) runs the same
+ * script, so one provider process serves both.
+ */
 export async function startOidcProvider(clients: OidcClient[]): Promise<RunningOidcProvider> {
   const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'oidc-provider.mjs')], {
     env: { PATH: process.env.PATH ?? '', OIDC_CLIENTS: JSON.stringify(clients) },

@@ -86,11 +86,15 @@ export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise
   };
 }
 
-/** Invites someone with a built-in role and accepts for them: a second member, signed in. */
+/**
+ * Invites someone with a built-in role and accepts for them: a second member, signed in;
+ * `address`: theirs (else a new one at web-e2e.example.com).
+ */
 export async function addMember(
   owner: Member,
   role: 'owner' | 'developer' | 'manager' | { customRoleId: string },
   name: string,
+  address?: string,
 ): Promise<Member> {
   const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
     'GET',
@@ -101,7 +105,7 @@ export async function addMember(
     typeof role === 'string' ? roles.roles.find((r) => r.builtIn === role)?.id : role.customRoleId;
   if (roleId === undefined) throw new Error(`no built-in ${String(role)} role`);
   const id = unique(typeof role === 'string' ? role : 'custom');
-  const email = `${id}@web-e2e.example.com`;
+  const email = address ?? `${id}@web-e2e.example.com`;
   const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
     cookie: owner.cookie,
     body: { email, roleId },

@@ -11,7 +11,14 @@ import { RolesRepository } from '../roles/roles.repository';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { recordEmailProven } from '../users/email-verification.service';
-import { findUser, findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
+import {
+  findUser,
+  findUserByEmail,
+  findUserWithPassword,
+  insertUser,
+  normaliseEmail,
+} from '../users/users.repository';
+import { isPasswordHash } from '../auth/password.util';
 import type { SignedIn } from '../auth/auth.service';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { oidc, reasonOf, SsoClients } from './sso-clients';
@@ -218,8 +225,10 @@ export class SsoSignInService {
       return {
         signedIn: { session, body: { ...joined, organisations: [joined.organisation] } },
         linked: person.linked,
+        userId: person.id,
       };
     });
+    await this.rememberAddress(signedIn.userId, ip);
     if (signedIn.linked !== undefined) {
       const linked = signedIn.linked;
       this.afterAnswer.run('single sign-on linked email', async () => {
@@ -237,6 +246,18 @@ export class SsoSignInService {
       });
     }
     return signedIn.signedIn;
+  }
+
+  /**
+   * The provider signed the account's owner in from `ip`: like a password sign-in there, it makes
+   * the address known to the account for its current password, so the sign-in backstop does not
+   * refuse a password sign-in from it (SPEC §8b, §8f). An account without a password has nothing
+   * the backstop guards: nothing is remembered (a password a reset sets later starts afresh).
+   */
+  private async rememberAddress(userId: string, ip: string | null): Promise<void> {
+    const user = await findUserWithPassword(this.dataSource.manager, userId);
+    if (user === undefined || !isPasswordHash(user.password_hash)) return;
+    await this.limiter.addressProven(normaliseEmail(user.email), ip, user.password_hash);
   }
 
   /**

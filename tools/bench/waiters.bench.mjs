@@ -15,7 +15,9 @@
 //   BENCH_WAITERS_PHASES=one or two to run one phase only (BENCHMARKS.md is then left alone);
 //   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof;
 //   BENCH_WAITERS_AGENT_PROCESSES=K processes holding the agents, default one per 2,500;
-//   BENCH_WAITERS_NODE_OPTIONS the measured instances' NODE_OPTIONS, default the production image's)
+//   BENCH_WAITERS_NODE_OPTIONS the measured instances' NODE_OPTIONS (none by default; 'production':
+//   the production image's);
+//   BENCH_WAITERS_NODE_ARGS more flags for them, such as --trace-gc)
 // The agents are spread over K processes (waiters-bench.agents.mjs): one process holding 10,000
 // of them was itself the bottleneck (88 s to send the waits, its event loop late to see a wait
 // return). This process holds no agent: it seeds, makes the decisions and aggregates; a decision's
@@ -54,8 +56,16 @@ const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
 const AGENT_PROCESSES = Number(
   process.env.BENCH_WAITERS_AGENT_PROCESSES ?? Math.max(1, Math.ceil(N / 2_500)),
 );
-/** The measured instances run with the production image's heap cap (docker/api.Dockerfile) unless told. */
-const NODE_OPTIONS = process.env.BENCH_WAITERS_NODE_OPTIONS ?? productionNodeOptions();
+/**
+ * The measured instances' NODE_OPTIONS: none unless told (`production` for the production image's,
+ * docker/api.Dockerfile). Not the image's by default: its old generation of 192 MB does not hold
+ * 10,000 held waits (issue 37 §6, session 13: 104 MB live after a full collection with 3,000
+ * held, 38 MB before them — about 22 KB a wait).
+ */
+const NODE_OPTIONS =
+  process.env.BENCH_WAITERS_NODE_OPTIONS === 'production'
+    ? productionNodeOptions()
+    : (process.env.BENCH_WAITERS_NODE_OPTIONS ?? '');
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
 // Open files are counted per process: an agents' process holds one socket per agent of its share,
@@ -452,10 +462,14 @@ try {
     RATE_LIMIT_API_KEY_REQUESTS: '6000',
     NODE_OPTIONS,
   };
+  // BENCH_WAITERS_NODE_ARGS: more flags for the measured instances, e.g. --trace-gc (each
+  // collection's heap before and after, in the service's log: BENCH_SERVICE_LOG_DIR).
+  const extraArgs = (process.env.BENCH_WAITERS_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const profiling = (name) =>
     PROFILE_DIR === undefined
-      ? []
+      ? extraArgs
       : [
+          ...extraArgs,
           '--cpu-prof',
           `--cpu-prof-dir=${PROFILE_DIR}`,
           `--cpu-prof-name=waiters-${name}-${Date.now()}.cpuprofile`,
@@ -524,7 +538,7 @@ try {
 
 Command: \`npx nx run tools:bench-waiters\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Postgres 15;
 load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISIONS} decisions per phase,
-an idle window of ${WINDOW_S} s; the instances' NODE_OPTIONS \`${NODE_OPTIONS}\` (the production image's unless told).
+an idle window of ${WINDOW_S} s; the instances' NODE_OPTIONS: ${NODE_OPTIONS === '' ? 'none' : `\`${NODE_OPTIONS}\``}.
 
 ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SDK's \`waitForAnswer\` (held
 \`GET /api/interrupts/{id}?waitSeconds=60\`), spread over ${one.agentProcesses} agent processes; the instances keep the default request

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
+import { admitByInvitation } from '../invitations/invitation-admission.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
@@ -328,23 +329,8 @@ export class SsoSignInService {
     const organisationId = connection.organisation_id;
     const invitation = await this.invitations.lockPendingByEmail(tx, organisationId, who.email);
     if (invitation !== undefined) {
-      const joined = await beginMembership(tx, organisationId, who.id, invitation.role_id);
-      if (joined === 'already') return;
-      await this.invitations.markAccepted(tx, organisationId, invitation.id);
-      await writeAuditEntry(tx, {
-        organisationId,
-        action: 'member.joined',
-        actor: { type: 'member', id: who.id, name: who.name },
-        target: { type: 'user', id: who.id, name: who.name },
-        metadata: {
-          invitationId: invitation.id,
-          email: invitation.email,
-          roleId: invitation.role_id,
-          role: invitation.role_name,
-          ...(joined === 'rejoined' ? { rejoined: true as const } : {}),
-        },
-        ipAddress: who.ip,
-      });
+      const person = { userId: who.id, name: who.name, ip: who.ip };
+      await admitByInvitation(tx, this.invitations, invitation, person);
       return;
     }
     const role = await this.roles.lock(

@@ -91,6 +91,12 @@ export function stopper(child) {
     });
 }
 
+/** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
+export function productionNodeOptions() {
+  const dockerfile = readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
+  return /NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1] ?? '';
+}
+
 /**
  * Starts the built service on a free port and waits until /health/ready answers 200. The
  * organisation's key budget is off unless a bench sets it: benches measure the request path at

@@ -11,14 +11,15 @@
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
 // comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox, with
 // AGAINST only; implies BENCH_WRITE=0),
-// BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000).
+// BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
+// to run this build's service under `node --cpu-prof` (its profile written there when it stops).
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
 // one's on the same database, their routes measured alternately (the order swapped each round),
 // printed as this build's CPU per request over the other's; nothing is written.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import {
   BENCH_INTERRUPT,
@@ -103,7 +104,10 @@ const serviceEnv = {
   RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
 };
-const service = await startService(serviceEnv);
+const service = await startService(
+  serviceEnv,
+  process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF)] : [],
+);
 
 async function call(method, path, { cookie, key, body } = {}) {
   const headers = {

@@ -45,6 +45,7 @@ import {
   load,
   machine,
   prepareBaseline,
+  productionNodeOptions,
   root,
   seedAuditEntries,
   startBaseline,
@@ -96,12 +97,6 @@ function findPgbench() {
   if (!found)
     throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
   return found;
-}
-
-/** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
-function productionNodeOptions() {
-  const dockerfile = readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
-  return /NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1] ?? '';
 }
 
 async function startService(databaseUrl, logLevel) {

@@ -14,7 +14,10 @@
 //   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more;
 //   BENCH_WAITERS_PHASES=one or two to run one phase only (BENCHMARKS.md is then left alone);
 //   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof;
-//   BENCH_WAITERS_AGENT_PROCESSES=K processes holding the agents, default one per 2,500)
+//   BENCH_WAITERS_AGENT_PROCESSES=K processes holding the agents, default one per 2,500;
+//   BENCH_WAITERS_NODE_OPTIONS the measured instances' NODE_OPTIONS (none by default; 'production':
+//   the production image's);
+//   BENCH_WAITERS_NODE_ARGS more flags for them, such as --trace-gc)
 // The agents are spread over K processes (waiters-bench.agents.mjs): one process holding 10,000
 // of them was itself the bottleneck (88 s to send the waits, its event loop late to see a wait
 // return). This process holds no agent: it seeds, makes the decisions and aggregates; a decision's
@@ -34,6 +37,7 @@ import {
   cpuMicros,
   freePort,
   machine,
+  productionNodeOptions,
   root,
   signUpWithKey,
   startService,
@@ -52,6 +56,16 @@ const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
 const AGENT_PROCESSES = Number(
   process.env.BENCH_WAITERS_AGENT_PROCESSES ?? Math.max(1, Math.ceil(N / 2_500)),
 );
+/**
+ * The measured instances' NODE_OPTIONS: none unless told (`production` for the production image's,
+ * docker/api.Dockerfile). Not the image's by default: its old generation of 192 MB does not hold
+ * 10,000 held waits (issue 37 §6, session 13: 104 MB live after a full collection with 3,000
+ * held, 38 MB before them — about 22 KB a wait).
+ */
+const NODE_OPTIONS =
+  process.env.BENCH_WAITERS_NODE_OPTIONS === 'production'
+    ? productionNodeOptions()
+    : (process.env.BENCH_WAITERS_NODE_OPTIONS ?? '');
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
 // Open files are counted per process: an agents' process holds one socket per agent of its share,
@@ -255,6 +269,9 @@ function total(snapshots) {
  */
 async function phase({ name, base, key, ids, services, decideOn, counts, cookie, database }) {
   const bases = Array.isArray(base) ? base : [base];
+  // Each instance's RSS: at the phase's start (an instance reused from the phase before starts
+  // where that one left it), its highest in the idle window, and after the phase's agents left.
+  const rssStart = services.map((s) => rssMb(s.pid));
   const agents = startAgents(Math.min(AGENT_PROCESSES, ids.length));
   const returned = new Map();
   for (const a of agents)
@@ -287,10 +304,17 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
   const cpu0 = services.map((s) => cpuMicros(s.pid));
   const agentsCpu0 = agents.map((a) => cpuMicros(a.pid));
   const t0 = performance.now();
-  let rss = 0;
+  let rss = services.map(() => 0);
+  // The herd: the most requests the agents started in one second of the window (requests/s).
+  let peak = 0;
+  let last = { requests: before.requests, at: t0 };
   while (performance.now() - t0 < WINDOW_S * 1000) {
-    rss = Math.max(rss, ...services.map((s) => rssMb(s.pid)));
+    rss = services.map((s, i) => Math.max(rss[i], rssMb(s.pid)));
     await sleep(1000);
+    const { requests } = total(await Promise.all(agents.map((a) => a.snapshot())));
+    const at = performance.now();
+    peak = Math.max(peak, ((requests - last.requests) * 1000) / (at - last.at));
+    last = { requests, at };
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpuSeconds = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6);
@@ -311,7 +335,7 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
     agents.reduce((sum, a, k) => sum + cpuMicros(a.pid) - agentsCpu0[k], 0) / 1e6 / seconds;
   const windowLoad = loadavg()[0];
   log(
-    `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB, ${cpuPerCycleMs.toFixed(2)} ms of CPU and ${transactionsPerCycle.toFixed(2)} database transactions per wait cycle (load ${windowLoad.toFixed(1)})`,
+    `${name}: ${requestsPerSecond.toFixed(1)} requests/s (the busiest second ${peak.toFixed(0)}), CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.map((r) => r.toFixed(0)).join(' + ')} MB, ${cpuPerCycleMs.toFixed(2)} ms of CPU and ${transactionsPerCycle.toFixed(2)} database transactions per wait cycle (load ${windowLoad.toFixed(1)})`,
   );
 
   // Decisions spread over one wait's length (60 s), so that they fall anywhere in the agents'
@@ -362,15 +386,22 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
     latencies.push(Math.max(0, back.at - at));
   }
   const failures = (await Promise.all(agents.map((a) => a.stop()))).flat();
+  // The agents' connections are closed and their waits released by now; what the instances keep
+  // after a few seconds more is what the next phase starts from.
+  await sleep(5_000);
+  const rssAfter = services.map((s) => rssMb(s.pid));
   const result = {
     name,
     waiters: ids.length,
     agentProcesses: agents.length,
     requestsPerSecond,
+    peakRequestsPerSecond: peak,
     cpu,
     cpuPerCycleMs,
     transactionsPerCycle,
     rss,
+    rssStart,
+    rssAfter,
     agentsCpu,
     agentsLagP99: end.lagP99,
     windowLoad,
@@ -425,11 +456,20 @@ try {
   await seeder.stop();
 
   // The measured instances keep the default request budget (6,000 a minute per organisation).
-  const measured = { ...ENV, DATABASE_URL: url, RATE_LIMIT_API_KEY_REQUESTS: '6000' };
+  const measured = {
+    ...ENV,
+    DATABASE_URL: url,
+    RATE_LIMIT_API_KEY_REQUESTS: '6000',
+    NODE_OPTIONS,
+  };
+  // BENCH_WAITERS_NODE_ARGS: more flags for the measured instances, e.g. --trace-gc (each
+  // collection's heap before and after, in the service's log: BENCH_SERVICE_LOG_DIR).
+  const extraArgs = (process.env.BENCH_WAITERS_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const profiling = (name) =>
     PROFILE_DIR === undefined
-      ? []
+      ? extraArgs
       : [
+          ...extraArgs,
           '--cpu-prof',
           `--cpu-prof-dir=${PROFILE_DIR}`,
           `--cpu-prof-name=waiters-${name}-${Date.now()}.cpuprofile`,
@@ -491,19 +531,20 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ');
     const row = (r) =>
-      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.cpuPerCycleMs.toFixed(2)} ms / ${r.transactionsPerCycle.toFixed(2)} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} (${r.peakRequestsPerSecond.toFixed(0)}) | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.cpuPerCycleMs.toFixed(2)} ms / ${r.transactionsPerCycle.toFixed(2)} | ${r.rss.map((mb) => mb.toFixed(0)).join(' + ')} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
     writeSection(
       'waiters',
       `## Waiting agents (issue 37 §6)
 
 Command: \`npx nx run tools:bench-waiters\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Postgres 15;
 load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISIONS} decisions per phase,
-an idle window of ${WINDOW_S} s.
+an idle window of ${WINDOW_S} s; the instances' NODE_OPTIONS: ${NODE_OPTIONS === '' ? 'none' : `\`${NODE_OPTIONS}\``}.
 
 ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SDK's \`waitForAnswer\` (held
 \`GET /api/interrupts/{id}?waitSeconds=60\`), spread over ${one.agentProcesses} agent processes; the instances keep the default request
-budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
-(% of one core) and the highest RSS of an instance; per wait cycle (a held request from its arrival to its
+budget (6,000 a minute). While they only wait: requests/s (all agents together; in brackets the most
+they started in one second of the window: a herd), each instance's CPU
+(% of one core) and each instance's highest RSS; per wait cycle (a held request from its arrival to its
 answer and the agent's next request: every agent request of the idle window), the instances' CPU time
 together (their own upkeep included; the goal of 10 % of a core at ${N.toLocaleString('en')} agents re-asking every 60 s leaves
 ${(6_000 / N).toFixed(2)} ms) and the bench database's committed transactions (pg_stat_database). Then decisions one after another, spread over 60 s
@@ -518,11 +559,17 @@ made on the other instance than the one holding the wait; its waits begin in the
 phase one's agents left (each that left within 10 s of being held cost one, SPEC §8e). Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s | CPU | CPU / transactions per cycle | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
+| Phase | Agents | Requests/s (busiest second) | CPU | CPU / transactions per cycle | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
 | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 
+Each instance's RSS at the phase's start / after its agents left (5 s after): ${[one, two]
+        .map(
+          (r) =>
+            `${r.name} ${r.rssStart.map((mb, i) => `${mb.toFixed(0)} / ${r.rssAfter[i].toFixed(0)} MB`).join(', ')}`,
+        )
+        .join('; ')} (instance A serves both phases).
 Least \`RateLimit-Remaining\` an agent saw: ${[one, two].map((r) => `${r.name} ${r.leastRemaining ?? 'none reported'}`).join(', ')} (of 6,000).
 503s by reason: ${[one, two]
         .map(

@@ -6,7 +6,7 @@
 // that this script starts and always stops (or TEST_DATABASE_URL when set). Its closing lines say
 // where the time went: each phase, the nx tasks (from NX_PROFILE's trace, tmp/nx-profile.json)
 // and the slowest test files (from the runners' reports in tmp/test-results).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -151,6 +151,23 @@ async function runChecks(env) {
   };
 }
 
+/**
+ * The one Python interpreter of the run, as an absolute path (PYTHON when set): the CrewAI venv is
+ * cached under a hash of its interpreter, and `python3` is not the same program everywhere in the
+ * run — `npx` puts Node's own directory (/usr/bin) first on the PATH of the nx tasks, where `npm
+ * test` does not, so with pyenv the background build made a venv for pyenv's Python that
+ * sdk-python:e2e-crewai (system Python) never used, and built its own at the end of the run
+ * (70–191 s of the last task in the fresh-clone runs B–H). Unresolvable: left to each script.
+ */
+function pythonOfTheRun() {
+  const python = process.env.PYTHON || 'python3';
+  const found = spawnSync(python, ['-c', 'import sys; print(sys.executable)'], {
+    encoding: 'utf8',
+  });
+  const path = found.status === 0 ? found.stdout.trim() : '';
+  return path === '' ? process.env.PYTHON : path;
+}
+
 async function main() {
   // `npm test -- --checks`: only the checks before the nx tasks (no database, no venv).
   if (process.argv.includes('--checks')) {
@@ -189,6 +206,7 @@ async function main() {
 
   const env = {
     ...process.env,
+    PYTHON: pythonOfTheRun(),
     TEST_DATABASE_URL: databaseUrl,
     TEST_RESULTS_DIR: resultsDir,
     NX_DAEMON: 'false',

@@ -17,7 +17,6 @@ import {
 import { dashboardResponder } from './http/dashboard.middleware';
 import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
-import { InterlockExpressAdapter } from './http/interlock-express.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed';
 import { assignRequestId } from './http/request-id.middleware';
 import { LIVE, LIVENESS_PATH } from './health/health.controller';
@@ -85,6 +84,8 @@ export async function createApp(
     });
     app = fastifyApp;
   } else {
+    // Loaded here only: a process on Fastify never holds Express and its body parsers (RSS, issue 28).
+    const { InterlockExpressAdapter } = await import('./http/interlock-express.adapter');
     const expressApp = await NestFactory.create<NestExpressApplication>(
       root,
       new InterlockExpressAdapter(),

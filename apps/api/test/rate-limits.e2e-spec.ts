@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { AfterAnswer } from '../src/users/after-answer';
 import { accountsSuite, ACCOUNTS_DASHBOARD } from './support/accounts-suite';
 import { createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
 import { linkToken } from './support/smtp-sink';
@@ -225,6 +226,64 @@ describe('rate limits', () => {
       // keeps no address the backstop leaves out): the usual address proves itself again.
       expect((await signIn(owner.email, password, usual)).status).toBe(429);
       expect((await signIn(owner.email, password, '2001:db8:5:1::1')).status).toBe(429);
+    });
+  });
+
+  describe('the owner is told when the backstop refuses a sign-in (SPEC §8b)', () => {
+    const suite = accountsSuite({
+      TRUST_PROXY: '1',
+      RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '2',
+      RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_FAILURES: '6',
+      RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '600',
+    });
+    const signIn = (email: string, password: string, from: string) =>
+      suite.http().post('/api/auth/sign-in').set('x-forwarded-for', from).send({ email, password });
+    const subject = 'Sign-ins to your Interlock account are refused from new addresses for now';
+    const settled = () => suite.t.app.get(AfterAnswer).settled();
+
+    it('emailed once per backstop window, at its first refusal: what happened, until when, what to do; an address nobody has gets nothing', async () => {
+      const owner = await signUpOwner(suite.server());
+      const began = Date.now();
+      const failures: number[] = [];
+      for (let i = 1; i <= 3; i++)
+        for (const guess of ['guess one', 'guess two'])
+          failures.push((await signIn(owner.email, guess, `198.18.0.${i}`)).status);
+      expect(failures).toEqual(Array(6).fill(401));
+      await settled();
+      // Spent, but nothing refused yet: nothing to tell.
+      expect(suite.mailsTo(owner.email, subject)).toEqual([]);
+
+      expect((await signIn(owner.email, 'guess three', '198.18.0.4')).status).toBe(429);
+      await suite.sink.until(() => suite.mailsTo(owner.email, subject).length === 1, 60_000);
+      const [mail] = suite.mailsTo(owner.email, subject);
+      const text = mail?.parsed.text ?? '';
+      expect(text).toContain(
+        `a sign-in to your Interlock account ${owner.email} from 198.18.0.4 was refused: 6 sign-ins with a wrong password were made within 1 day from addresses where you have not signed in lately. Nobody got in through them.`,
+      );
+      expect(text).toContain(
+        'sign-ins from such new addresses are refused, even with the right password',
+      );
+      expect(text).toContain(`Choose a new password: ${ACCOUNTS_DASHBOARD}/reset-password`);
+      // Until the backstop's window ends: a day after the first failure, to the minute.
+      const until = /Until about (\d{4}-\d\d-\d\d \d\d:\d\d) \(UTC\)/.exec(text)?.[1];
+      const untilMs = Date.parse(`${until?.replace(' ', 'T')}:00Z`);
+      expect(untilMs).toBeGreaterThanOrEqual(began + 86_400_000 - 60_000);
+      expect(untilMs).toBeLessThanOrEqual(Date.now() + 86_400_000 + 60_000);
+
+      // More refusals in the window, the owner's right password among them: no second email.
+      expect((await signIn(owner.email, owner.password, '198.18.0.5')).status).toBe(429);
+      expect((await signIn(owner.email, 'guess four', '198.18.0.6')).status).toBe(429);
+      await settled();
+      expect(suite.mailsTo(owner.email, subject)).toHaveLength(1);
+
+      // An address without an account: refused alike, and nobody is emailed.
+      const nobody = uniqueEmail('nobody');
+      for (let i = 1; i <= 3; i++)
+        for (const guess of ['guess one', 'guess two'])
+          expect((await signIn(nobody, guess, `198.18.1.${i}`)).status).toBe(401);
+      expect((await signIn(nobody, 'guess three', '198.18.1.4')).status).toBe(429);
+      await settled();
+      expect(suite.sink.to(nobody)).toEqual([]);
     });
   });
 

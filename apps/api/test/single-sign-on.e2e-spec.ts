@@ -18,7 +18,9 @@ import {
   type RunningOidcProvider,
 } from './support/oidc-provider';
 import { startDnsServer, type RunningDnsServer } from './support/dns-server';
+import { SmtpSink } from './support/smtp-sink';
 import { startTestApp, type TestApp } from './support/test-app';
+import { AfterAnswer } from '../src/users/after-answer';
 import { totpCode } from '../src/users/totp.util';
 
 const DASHBOARD = 'http://dashboard.test';
@@ -98,8 +100,13 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
   }
 
   /** Sets the owner's organisation's single sign-on to the test provider, for `domains`. */
-  const configure = (owner: SignedUpOwner, roleId: string, domains: string[]) =>
-    http()
+  const configure = (
+    owner: SignedUpOwner,
+    roleId: string,
+    domains: string[],
+    server = t.app.getHttpServer(),
+  ) =>
+    request(server)
       .put('/api/organisation/sso')
       .set('cookie', owner.cookie)
       .set('x-organisation-id', owner.organisationId)
@@ -121,6 +128,19 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
     expect((await configure(owner, roleId, domains)).status).toBe(200);
     await prove(owner, domains);
     return { owner, roleId };
+  }
+
+  /**
+   * On an instance of the service of a test's own: a new organisation whose single sign-on is the
+   * test provider, for a new domain (proven by DNS), new members Managers; the domain.
+   */
+  async function connectedOn(server: ReturnType<TestApp['app']['getHttpServer']>): Promise<string> {
+    const owner = await signUpOwner(server);
+    const roles = await builtInRoleIds(server, owner.cookie);
+    const d = domain();
+    expect((await configure(owner, roles.manager, [d], server)).status).toBe(200);
+    await prove(owner, [d], server);
+    return d;
   }
 
   /** Starts at the service, signs in at the provider as `login`; the callback's query and the flow cookie. */
@@ -923,22 +943,7 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
 
     it('3 starts from one address (IPv6 by /64), then 429 with Retry-After whatever the domain; another address starts', async () => {
       const server = limited.app.getHttpServer();
-      const owner = await signUpOwner(server);
-      const roles = await builtInRoleIds(server, owner.cookie);
-      const d = domain();
-      const put = await request(server)
-        .put('/api/organisation/sso')
-        .set('cookie', owner.cookie)
-        .set('x-organisation-id', owner.organisationId)
-        .send({
-          issuer: op.issuer,
-          clientId: CLIENT.client_id,
-          clientSecret: CLIENT.client_secret,
-          allowedDomains: [d],
-          defaultRoleId: roles.manager,
-        });
-      expect(put.status).toBe(200);
-      await prove(owner, [d], server);
+      const d = await connectedOn(server);
       const start = (email: string, from: string) =>
         request(server).post('/api/auth/sso').set('x-forwarded-for', from).send({ email });
 
@@ -955,6 +960,98 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       }
       expect((await start(`ann@${d}`, '2001:db8:5:2::1')).status).toBe(200);
       expect((await start(`ann@${d}`, '198.51.100.7')).status).toBe(200);
+    });
+  });
+  describe('single sign-on and the password sign-in backstop (SPEC §8b, §8f)', () => {
+    let guarded: TestApp;
+    let sink: SmtpSink;
+
+    beforeAll(async () => {
+      sink = new SmtpSink();
+      await sink.start();
+      guarded = await startTestApp({
+        env: {
+          DASHBOARD_URL: DASHBOARD,
+          SSO_DNS_SERVERS: dns.address,
+          TRUST_PROXY: '1',
+          RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '2',
+          RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_FAILURES: '6',
+          RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '600',
+          SMTP_URL: sink.url,
+          MAIL_FROM: 'Interlock <accounts@interlock.test>',
+        },
+      });
+    });
+    afterAll(async () => {
+      await guarded?.app.get(AfterAnswer).settled();
+      await guarded?.close();
+      await sink?.stop();
+    });
+
+    it('a single sign-on makes its client address known to a password account, as a password sign-in does: the spent backstop refuses strangers, not there; an account without a password has nothing remembered and is not emailed', async () => {
+      const server = guarded.app.getHttpServer();
+      const d = await connectedOn(server);
+      /** A whole single sign-on whose callback comes from `from`; `passwordSession` links. */
+      const ssoFrom = async (email: string, from: string, passwordSession?: string) => {
+        const walk = await walkThroughProvider(server, REDIRECT, email);
+        const cookies = [walk.flow, passwordSession].filter((c) => c !== undefined).join('; ');
+        const res = await request(server)
+          .post('/api/auth/sso/callback')
+          .set('cookie', cookies)
+          .set('x-forwarded-for', from)
+          .send({ callbackQuery: walk.query });
+        expect(res.status).toBe(200);
+        return res;
+      };
+      const signIn = (email: string, password: string, from: string) =>
+        request(server)
+          .post('/api/auth/sign-in')
+          .set('x-forwarded-for', from)
+          .send({ email, password });
+      const spendBackstop = async (email: string) => {
+        for (let i = 1; i <= 3; i++)
+          for (const guess of ['guess one', 'guess two'])
+            expect((await signIn(email, guess, `192.0.2.${i}`)).status).toBe(401);
+      };
+
+      // Pat has a password; she links single sign-on from one address and signs in with it from another.
+      const pat = await signUpOwner(server, { email: `pat@${d}`, name: 'Pat' });
+      const linkedFrom = '203.0.113.10';
+      const ssoOnlyFrom = '2001:db8:77:1::1';
+      await ssoFrom(pat.email, linkedFrom, pat.cookie);
+      await ssoFrom(pat.email, ssoOnlyFrom);
+      await spendBackstop(pat.email);
+      expect((await signIn(pat.email, pat.password, '198.51.100.99')).status).toBe(429);
+      // Where the provider signed her in, the backstop does not refuse her password (an IPv6
+      // address by its /64, as everywhere in the throttle).
+      expect((await signIn(pat.email, pat.password, linkedFrom)).status).toBe(200);
+      expect((await signIn(pat.email, pat.password, '2001:db8:77:1::abcd')).status).toBe(200);
+
+      // Quinn's account is made by single sign-on: no password, nothing remembered for it.
+      const known = async () =>
+        (
+          await guarded.app
+            .get(DataSource)
+            .query(
+              `SELECT count(*)::int AS n FROM rate_limits WHERE key LIKE 'sign_in_known_address:%'`,
+            )
+        )[0].n as number;
+      const before = await known();
+      const quinn = `quinn@${d}`;
+      await ssoFrom(quinn, '203.0.113.11');
+      expect(await known()).toBe(before);
+      // Guessing at a password it does not have: refused alike, and nobody emailed about it.
+      await spendBackstop(quinn);
+      expect((await signIn(quinn, 'guess three', '203.0.113.11')).status).toBe(429);
+      await guarded.app.get(AfterAnswer).settled();
+      expect(sink.to(quinn)).toEqual([]);
+      // Pat, who has one, was told.
+      expect(
+        sink.withSubject(
+          pat.email,
+          'Sign-ins to your Interlock account are refused from new addresses for now',
+        ),
+      ).toHaveLength(1);
     });
   });
 });

@@ -11,6 +11,7 @@ import {
 } from './support/oidc-provider';
 import { SmtpSink } from './support/smtp-sink';
 import { startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 const DASHBOARD = 'http://dashboard.test';
 const REDIRECT = `${DASHBOARD}/sso/callback`;
@@ -90,6 +91,15 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
   }
   const verify = (owner: SignedUpOwner, domain: string) =>
     as(owner, http().post('/api/organisation/sso/domains/verify')).send({ domain });
+
+  /** A new domain proven by a new organisation, then its record removed; its proof's time in ms. */
+  async function provenThenGone(organisationName: string) {
+    const d = newDomain();
+    const owner = await provenBy(organisationName, d);
+    const proven = await shown(owner, d);
+    dns.publish(proven.recordName, []);
+    return { d, owner, proven, start: Date.parse(proven.verifiedAt as string) };
+  }
 
   /** One run of the re-check at `at`: what became of `owner`'s `domain` (undefined: not due). */
   async function recheckAt(
@@ -214,11 +224,7 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
   });
 
   it('a record back before the last miss: the count starts again', async () => {
-    const d = newDomain();
-    const owner = await provenBy('Flaky Inc', d);
-    const proven = await shown(owner, d);
-    const start = Date.parse(proven.verifiedAt as string);
-    dns.publish(proven.recordName, []);
+    const { d, owner, proven, start } = await provenThenGone('Flaky Inc');
     expect(await recheckAt(after(start, DAY), owner, d)).toBe('missing');
     expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('missing');
     dns.publish(proven.recordName, ['v=spf1 -all', proven.recordValue]);
@@ -228,5 +234,81 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
     dns.publish(proven.recordName, ['interlock-domain-verification=0123456789abcdef']);
     expect(await recheckAt(after(start, 4 * DAY), owner, d)).toBe('missing');
     expect(await shown(owner, d)).toMatchObject({ verifiedAt: proven.verifiedAt, failedChecks: 1 });
+  });
+
+  it('two runs at once (one outlasting its interval) count a miss once: only the latest claim of the domain records its look-up', async () => {
+    const { d, owner, proven, start } = await provenThenGone('Overlap Inc');
+    const key = `${owner.organisationId}/${d}`;
+    const recheck = t.app.get(SsoDomainRecheck);
+    // Runs that looked the record up and wait to record it, held at the organisation's provider.
+    const waitingToRecord = async (n: number) => {
+      const [row] = await db().query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND query LIKE '%FROM sso_connections WHERE organisation_id = $1 FOR UPDATE%'`,
+      );
+      return (row as { n: number }).n >= n;
+    };
+    const holder = db().createQueryRunner();
+    await holder.connect();
+    let runs: Promise<Map<string, RecheckOutcome>>[] = [];
+    try {
+      await holder.startTransaction();
+      await holder.query(`SELECT 1 FROM sso_connections WHERE organisation_id = $1 FOR UPDATE`, [
+        owner.organisationId,
+      ]);
+      // The first run claims the domain, finds no record, and waits to record the miss; a minute
+      // on (its interval, say, when SSO_DOMAIN_RECHECK_INTERVAL is 1m) the next run claims it again.
+      runs = [recheck.recheckDue(after(start, DAY))];
+      await waitFor(() => waitingToRecord(1), 'the first run to wait to record its look-up');
+      runs.push(recheck.recheckDue(after(start, DAY + 60_000)));
+      await waitFor(() => waitingToRecord(2), 'the second run to wait to record its look-up');
+    } finally {
+      if (holder.isTransactionActive) await holder.commitTransaction();
+      await holder.release();
+    }
+    const [first, second] = await Promise.all(runs);
+    expect([first?.get(key), second?.get(key)]).toEqual(['skipped', 'missing']);
+    expect(await shown(owner, d)).toMatchObject({
+      verifiedAt: proven.verifiedAt,
+      failedChecks: 1,
+      lastCheckedAt: after(start, DAY + 60_000).toISOString(),
+    });
+    const warning = `The DNS record proving ${d} for Overlap Inc’s single sign-on is missing`;
+    await sink.until(() => sink.withSubject(owner.email, warning).length >= 1);
+    expect(sink.withSubject(owner.email, warning)).toHaveLength(1);
+  });
+
+  it('a domain whose name server is silent does not starve the others: each attempt is stamped, the longest unattempted goes first, and the silent one is asked again after them', async () => {
+    // Every proven domain of the earlier tests looked up far ahead: none is due again before `at`.
+    const drained = new Date(Date.now() + 400 * DAY);
+    await t.app.get(SsoDomainRecheck).recheckDue(drained);
+    const silent = newDomain();
+    const heard = newDomain();
+    const silentOwner = await provenBy('Silent Inc', silent);
+    const heardOwner = await provenBy('Heard Inc', heard);
+    const oneRun = async (at: Date) => [...(await t.app.get(SsoDomainRecheck).recheckDue(at, 1))];
+    const at = new Date(drained.getTime() + DAY / 2);
+    dns.silence(`_interlock-challenge.${silent}`, true);
+    try {
+      // One domain a run: the silent one, proven first, goes first — and its look-up times out.
+      expect(await oneRun(at)).toEqual([
+        [`${silentOwner.organisationId}/${silent}`, 'unreachable'],
+      ]);
+      // It records nothing, but its attempt is stamped: the next run takes the other domain.
+      expect(await oneRun(new Date(at.getTime() + 3_600_000))).toEqual([
+        [`${heardOwner.organisationId}/${heard}`, 'found'],
+      ]);
+      // Still due: looked up again at the run after.
+      expect(await oneRun(new Date(at.getTime() + 7_200_000))).toEqual([
+        [`${silentOwner.organisationId}/${silent}`, 'unreachable'],
+      ]);
+    } finally {
+      dns.silence(`_interlock-challenge.${silent}`, false);
+    }
+    expect(await shown(silentOwner, silent)).toMatchObject({
+      lastCheckedAt: null,
+      failedChecks: 0,
+    });
   });
 });

@@ -27,6 +27,10 @@ test.describe('Audit log', () => {
     await page.goto(`/interrupts/${created.id}`);
     await page.getByRole('link', { name: 'Audit log entries' }).click();
     await expect(page).toHaveURL(new RegExp(`targetType=interrupt&targetId=${created.id}`));
+    // The target picker names the interrupt by its title, not its id.
+    await expect(page.getByRole('combobox', { name: 'Target', exact: true })).toHaveValue(
+      `${word} invoice run`,
+    );
     const table = page.getByRole('table', { name: 'Audit entries' });
     await expect(table.getByRole('row')).toHaveCount(3); // the header and two entries
     await expect(table).toContainText('interrupt.created');

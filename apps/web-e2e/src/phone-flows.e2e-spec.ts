@@ -1,9 +1,10 @@
 // The dashboard's main flows at a phone's size (390×844) and a tablet's (768×1024), where the
 // layout differs (issue 31 §3): the navigation behind the burger at both, tables as lists on the
 // phone and as tables on the tablet. Each flow is what a person does with a thumb, checked for
-// sideways scrolling and for buttons that are on screen and big enough to hit.
+// sideways scrolling and for buttons that are on screen and big enough to hit. The pages have
+// touch (hasTouch): the thumb's presses are taps.
 import { Interlock } from '@interlock/sdk';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { addMember, expect, expectAccessible, signUpOwner, test } from './support/fixtures';
 import {
   expectHeadingClear,
@@ -30,11 +31,32 @@ async function navigateTo(page: Page, name: string): Promise<void> {
   await expect(link).not.toBeInViewport();
   const burger = page.getByRole('button', { name: 'Toggle navigation' });
   await expectThumbSized(burger, 'the navigation button');
-  await burger.click();
+  await burger.tap();
   await expect(link).toBeInViewport();
   await expectThumbSized(link, `the ${name} link`);
-  await link.click();
+  await link.tap();
   await expect(link).not.toBeInViewport();
+}
+
+/**
+ * A dialog (or form) that fits the phone: nothing sideways, on the page or inside it, and each
+ * named button, once scrolled to (inside the dialog where it scrolls), wholly on screen and
+ * big enough for a thumb.
+ */
+async function expectInReach(
+  page: Page,
+  within: Locator,
+  buttons: string[],
+  what: string,
+): Promise<void> {
+  await expect(within).toBeVisible();
+  await expectFits(page, what);
+  for (const name of buttons) {
+    const button = within.getByRole('button', { name, exact: true });
+    await button.scrollIntoViewIfNeeded();
+    await expectWhollyOnScreen(button, `${what}: ${name}`);
+    await expectThumbSized(button, `${what}: ${name}`);
+  }
 }
 
 async function agentFor(owner: Member, name: string): Promise<Interlock> {
@@ -60,6 +82,7 @@ for (const viewport of [PHONE, TABLET]) {
       const context = await browser.newContext({
         storageState: { cookies: [], origins: [] },
         viewport,
+        hasTouch: true,
       });
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const page = await context.newPage();
@@ -73,29 +96,29 @@ for (const viewport of [PHONE, TABLET]) {
       await page.getByLabel('Organisation name').fill(`Analytical Engines ${id}`);
       const create = page.getByRole('button', { name: 'Create organisation' });
       await expectThumbSized(create, 'Create organisation');
-      await create.click();
+      await create.tap();
       const welcome = page.getByRole('region', { name: 'Welcome to Interlock' });
       await expect(welcome).toHaveAttribute('data-getting-started', 'key');
       await expectFits(page, 'the welcome');
       await expectHeadingClear(page, 'the welcome');
 
       // A key, from the welcome: the dialog and its buttons fit the screen.
-      await page.getByRole('button', { name: 'Create API key' }).click();
+      await page.getByRole('button', { name: 'Create API key' }).tap();
       const dialog = page.getByRole('dialog', { name: 'Create an API key' });
       await dialog.getByLabel('Name').fill(`${viewport.name}-agent`);
       const createKey = dialog.getByRole('button', { name: 'Create key' });
       await expectWhollyOnScreen(createKey, 'Create key');
       await expectThumbSized(createKey, 'Create key');
-      await createKey.click();
+      await createKey.tap();
       const shown = page.getByRole('dialog', { name: 'Copy your new key' });
       const copy = shown.getByRole('button', { name: 'Copy key' });
       await expectWhollyOnScreen(copy, 'Copy key');
-      await copy.click();
+      await copy.tap();
       await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
       await expectFits(page, 'the new key shown once');
       const key = await page.evaluate(() => navigator.clipboard.readText());
       expect(key).toMatch(/^ilk_[A-Za-z]{64}$/);
-      await shown.getByRole('button', { name: 'Done' }).click();
+      await shown.getByRole('button', { name: 'Done' }).tap();
       await expect(welcome).toHaveAttribute('data-getting-started', 'agent');
       // The commands to run the agent wrap rather than widen the page.
       await expect(page.getByLabel('Commands to run the agent').first()).toContainText(
@@ -139,7 +162,7 @@ for (const viewport of [PHONE, TABLET]) {
 
       const link = row.getByRole('link', { name: `Refund order #${viewport.width}` });
       await expectThumbSized(link, 'the row’s link');
-      await link.click();
+      await link.tap();
       await expect(page.getByText('damaged', { exact: true })).toBeVisible();
       await expectFits(page, 'the interrupt page');
       await expectHeadingClear(page, 'the interrupt page');
@@ -148,7 +171,7 @@ for (const viewport of [PHONE, TABLET]) {
       const approveAll = page.getByRole('button', { name: 'Approve all 2 actions' });
       await expectWhollyOnScreen(approveAll, 'Approve all');
       await expectThumbSized(approveAll, 'Approve all');
-      await approveAll.click();
+      await approveAll.tap();
       await expect(page.getByText('Answered', { exact: true })).toBeVisible();
       // (axe once the notification has gone: it measures a fading one's colours half-drawn.)
       await expect(page.locator('.mantine-Notification-root')).toHaveCount(0, { timeout: 30_000 });
@@ -175,8 +198,7 @@ for (const viewport of [PHONE, TABLET]) {
       for (const title of titles)
         await agent.interrupts.create({ title, actionRequests: [{ name: 'pay', args: {} }] });
 
-      const page = await pageFor(owner);
-      await page.setViewportSize(viewport);
+      const page = await pageFor(owner, { viewport, hasTouch: true });
       // The page's timers run on a clock the test moves: the undo window without waiting.
       await page.clock.install();
       await page.goto(`/inbox?q=${word}`);
@@ -189,7 +211,8 @@ for (const viewport of [PHONE, TABLET]) {
         name: 'Select every interrupt that can be approved',
       });
       await expect(all).toBeVisible();
-      await all.check();
+      await all.tap();
+      await expect(all).toBeChecked();
       const approveSelected = page.getByRole('button', { name: 'Approve selected (3)' });
       await expectWhollyOnScreen(approveSelected, 'Approve selected');
       await expectThumbSized(approveSelected, 'Approve selected');
@@ -209,7 +232,7 @@ for (const viewport of [PHONE, TABLET]) {
           'the last card clears the bar',
         ).toBe(true);
       }
-      await approveSelected.click();
+      await approveSelected.tap();
       const dialog = page.getByRole('dialog', { name: 'Approve 3 interrupts?' });
       for (const name of ['Approve all', 'Cancel']) {
         const button = dialog.getByRole('button', { name });
@@ -217,7 +240,7 @@ for (const viewport of [PHONE, TABLET]) {
         await expectThumbSized(button, `the dialog's ${name}`);
       }
       await expectFits(page, 'the bulk dialog');
-      await dialog.getByRole('button', { name: 'Approve all' }).click();
+      await dialog.getByRole('button', { name: 'Approve all' }).tap();
       await expect(dialog).toBeHidden();
       await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(0);
 
@@ -227,7 +250,7 @@ for (const viewport of [PHONE, TABLET]) {
       await expectWhollyOnScreen(undoButton, 'Undo');
       await expectThumbSized(undoButton, 'Undo');
       await expectFits(page, 'the held approval');
-      await undoButton.click();
+      await undoButton.tap();
       await expect(page.getByText('Undone: 3 interrupts was not sent.')).toBeVisible();
       await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(3);
       await page.clock.runFor(10_000);
@@ -236,8 +259,8 @@ for (const viewport of [PHONE, TABLET]) {
 
       // Again, and this time the window runs out: all three are approved.
       await all.check();
-      await page.getByRole('button', { name: 'Approve selected (3)' }).click();
-      await dialog.getByRole('button', { name: 'Approve all' }).click();
+      await page.getByRole('button', { name: 'Approve selected (3)' }).tap();
+      await dialog.getByRole('button', { name: 'Approve all' }).tap();
       await expect(page.getByText('Approving 3 interrupts in')).toBeVisible();
       await page.clock.runFor(10_000);
       await expect(page.getByText('Approved 3 interrupts')).toBeVisible();
@@ -270,8 +293,7 @@ for (const viewport of [PHONE, TABLET]) {
         body: { actionName: 'restart', decision: 'approve' },
       });
 
-      const page = await pageFor(owner);
-      await page.setViewportSize(viewport);
+      const page = await pageFor(owner, { viewport, hasTouch: true });
       await page.goto('/inbox');
       await navigateTo(page, 'Audit log');
       await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
@@ -286,7 +308,7 @@ for (const viewport of [PHONE, TABLET]) {
       await actor.fill('Grace');
       const grace = page.getByRole('option', { name: `Grace Hopper (${colleague.email})` });
       await expectWhollyOnScreen(grace, 'the colleague in the actor list');
-      await grace.click();
+      await grace.tap();
       await expect(page).toHaveURL(new RegExp(`actorId=${colleague.memberId}`));
       const entries = table.getByRole('row').filter({ has: page.getByRole('cell') });
       // As many as the API has for them (joining, the decision).
@@ -301,15 +323,21 @@ for (const viewport of [PHONE, TABLET]) {
       await expect(table).not.toContainText('interrupt.created');
       await expectFits(page, 'the audit log filtered by actor');
 
-      // Afresh, the target: the quiet key, by name.
-      await page.goto('/audit-log');
-      await expect(table).toContainText('interrupt.decided');
-      await page.getByRole('combobox', { name: 'Target type' }).click();
-      await page.getByRole('option', { name: 'api_key', exact: true }).click();
+      // Afresh ("Clear every filter"), the target: the quiet key, by name. The cleared actor
+      // stays cleared (it came back when the target was picked before the router showed the
+      // cleared address), and the dropdown opened meanwhile stays open.
+      const clear = page.getByRole('button', { name: 'Clear every filter' });
+      await clear.scrollIntoViewIfNeeded();
+      await clear.tap();
+      await expect(actor).toHaveValue('');
+      await page.getByRole('combobox', { name: 'Target type' }).tap();
+      await page.getByRole('option', { name: 'api_key', exact: true }).tap();
       const target = page.getByRole('combobox', { name: 'Target', exact: true });
       await target.fill('quiet');
-      await page.getByRole('option', { name: /^quiet-agent/ }).click();
+      await page.getByRole('option', { name: /^quiet-agent/ }).tap();
       await expect(page).toHaveURL(new RegExp(`targetId=${quiet.id}`));
+      expect(new URL(page.url()).searchParams.get('actorId')).toBeNull();
+      await expect(actor).toHaveValue('');
       await expect(entries).toHaveCount(1);
       await expect(table).toContainText('api_key.created');
       await expectFits(page, 'the audit log filtered by target');
@@ -318,14 +346,14 @@ for (const viewport of [PHONE, TABLET]) {
       const details = table.getByRole('button', { name: /^Details of api_key.created/ });
       await details.scrollIntoViewIfNeeded();
       await expectThumbSized(details, 'Details');
-      await details.click();
+      await details.tap();
       const drawer = page.getByRole('dialog', { name: 'Audit entry' });
       await expect(drawer.getByLabel('Metadata')).toContainText('"expiry": "never"');
       const close = drawer.getByRole('button', { name: 'Close the entry' });
       await expectWhollyOnScreen(close, 'the drawer’s close button');
       await expectFits(page, 'an audit entry');
       await expectAccessible(page, `an audit entry at ${size}`);
-      await close.click();
+      await close.tap();
       await expect(drawer).toBeHidden();
     });
 
@@ -340,12 +368,11 @@ for (const viewport of [PHONE, TABLET]) {
         { role: 'agent', content: 'Starting: **14** refunds in the queue.' },
       ]);
 
-      const page = await pageFor(owner);
-      await page.setViewportSize(viewport);
+      const page = await pageFor(owner, { viewport, hasTouch: true });
       await page.goto('/inbox');
       await navigateTo(page, 'Sessions');
       const sessions = page.getByRole('table', { name: 'Sessions' });
-      await sessions.getByRole('link', { name: `Nightly reconciliation ${size}` }).click();
+      await sessions.getByRole('link', { name: `Nightly reconciliation ${size}` }).tap();
       await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
       const log = page.getByRole('log', { name: 'Session messages' });
       await expect(log.locator('strong')).toHaveText('14');
@@ -370,3 +397,54 @@ for (const viewport of [PHONE, TABLET]) {
     });
   });
 }
+
+// The settings' dialogs and forms at the phone's size only (the tablet's is wider than each).
+test.describe(`Settings dialogs on a phone (${PHONE.width}×${PHONE.height})`, () => {
+  test('create a key, add a webhook, invite a member: each dialog fits, its buttons in reach of the thumb', async ({
+    pageFor,
+  }) => {
+    test.setTimeout(150_000);
+    const owner = await signUpOwner('dialogs-phone');
+    const page = await pageFor(owner, { viewport: PHONE, hasTouch: true });
+    await page.goto('/inbox');
+    await navigateTo(page, 'Integrations');
+
+    // A key: the form, then the key shown once.
+    await page.getByRole('button', { name: 'Create API key' }).tap();
+    const create = page.getByRole('dialog', { name: 'Create an API key' });
+    await create.getByLabel('Name').fill('phone-agent');
+    await expectInReach(page, create, ['Cancel', 'Create key'], 'the create-key dialog');
+    await create.getByRole('button', { name: 'Create key' }).tap();
+    const key = page.getByRole('dialog', { name: 'Copy your new key' });
+    await expectInReach(page, key, ['Copy key', 'Done'], 'the new key');
+    await key.getByRole('button', { name: 'Done' }).tap();
+    await expect(key).toBeHidden();
+
+    // A webhook: the longest form (every event type), then its secret shown once.
+    await page.getByRole('tab', { name: 'Webhooks' }).tap();
+    await page.getByRole('button', { name: 'Add webhook' }).tap();
+    const add = page.getByRole('dialog', { name: 'Add a webhook' });
+    const url = `http://127.0.0.1:9/${unique('phone-hook')}`;
+    await add.getByLabel('URL').fill(url);
+    await add.getByRole('radio', { name: 'Only these events' }).tap();
+    await expectInReach(page, add, ['Cancel', 'Add webhook'], 'the add-webhook dialog');
+    await add.getByRole('checkbox', { name: /\(interrupt\.decided\)/ }).tap();
+    await add.getByRole('button', { name: 'Add webhook' }).tap();
+    const secret = page.getByRole('dialog', { name: 'Copy the signing secret' });
+    await expect(secret.getByLabel(`Signing secret of ${url}`)).toHaveText(/^whsec_/);
+    await expectInReach(page, secret, ['Copy secret', 'Done'], 'the signing secret');
+    await secret.getByRole('button', { name: 'Done' }).tap();
+    await expect(secret).toBeHidden();
+    await expect(page.getByRole('table', { name: 'Webhooks' })).toContainText(url);
+
+    // A member: the invitation form, then its one-time link.
+    await navigateTo(page, 'Invitations');
+    const form = page.getByRole('form', { name: 'Invite a member' });
+    await form.getByLabel('Email').fill(`${unique('invitee')}@web-e2e.example.com`);
+    await expectInReach(page, form, ['Create invitation'], 'the invitation form');
+    await form.getByRole('button', { name: 'Create invitation' }).tap();
+    const invited = page.getByRole('alert').filter({ hasText: 'Send this link to' });
+    await expect(invited.getByLabel('Invitation link')).toContainText('/invitations/');
+    await expectInReach(page, invited, ['Copy link'], 'the invitation link');
+  });
+});

@@ -11,6 +11,7 @@ import { TwoFactorRepository } from '../users/two-factor.repository';
 import { TwoFactorService } from '../users/two-factor.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { SignInBackstopNotice } from './sign-in-backstop-notice.service';
 import { WhoamiController } from './whoami.controller';
 
 /** Sign-up, sign-in, sign-out, passwords, the signed-in person's account, and a key's view of itself. */
@@ -25,6 +26,7 @@ import { WhoamiController } from './whoami.controller';
     AccountSessionsService,
     TwoFactorService,
     TwoFactorRepository,
+    SignInBackstopNotice,
   ],
 })
 export class AuthRoutesModule {}

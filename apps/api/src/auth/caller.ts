@@ -1,4 +1,5 @@
 import type { ApiKeyActor, MemberActor, Permission } from '@interlock/domain';
+import type { UserPrincipal } from './principal';
 
 /**
  * Who asks a use case, as the credential says — never the request's body: the organisation the
@@ -16,8 +17,17 @@ export interface Call<A extends MemberActor | ApiKeyActor = MemberActor | ApiKey
 /** A signed-in member's call (`@MemberCaller()`). */
 export type MemberCall = Call<MemberActor>;
 
-/** An agent's call, by its API key. */
+/** An agent's call, by its API key (`@KeyCaller()`). */
 export type KeyCall = Call<ApiKeyActor>;
+
+/**
+ * A signed-in person's call on a route that acts for no organisation (`@UserCaller()`): the
+ * person, whose account it changes, and the client address its audit entries record.
+ */
+export interface UserCall {
+  readonly user: UserPrincipal;
+  readonly ip: string | null;
+}
 
 /**
  * A member's call that grants, changes or removes roles and members: with the permissions their

@@ -63,6 +63,11 @@ function parse(stored: string): StoredHash | undefined {
   return { ...parsed, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
 }
 
+/** Whether `stored` is a password's hash: an account single sign-on made holds none until a reset. */
+export function isPasswordHash(stored: string): boolean {
+  return parse(stored) !== undefined;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored);
   if (parsed === undefined) return false;

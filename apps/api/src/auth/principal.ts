@@ -2,6 +2,7 @@ import type { ApiKeyActor, MemberActor } from '@interlock/domain';
 import type { HttpRequest } from '../http/platform';
 import { requestStateOf } from '../http/request-state';
 import type { Permission, Plan } from '@interlock/domain';
+import type { KeyCall } from './caller';
 
 /** An agent, authenticated by an organisation API key. */
 export interface ApiKeyPrincipal {
@@ -126,15 +127,12 @@ export function memberActorOf(member: MemberPrincipal): MemberActor {
   return { type: 'member', id: member.memberId, name: member.memberName };
 }
 
-/** The member as the one who grants roles or changes members: their actor and their role's permissions. */
-export function granterOf(member: MemberPrincipal): {
-  actor: MemberActor;
-  permissions: ReadonlySet<Permission>;
-} {
-  return { actor: memberActorOf(member), permissions: member.permissions };
-}
-
 /** The API key as the actor a service takes (with the organisation id beside it). */
 export function apiKeyActorOf(key: ApiKeyPrincipal): ApiKeyActor {
   return { type: 'api_key', id: key.apiKeyId, name: key.apiKeyName };
+}
+
+/** The API key's call as a use case takes it (`auth/caller.ts`): its organisation and actor, and the address. */
+export function keyCallOf(key: ApiKeyPrincipal, ip: string | null): KeyCall {
+  return { organisationId: key.organisationId, actor: apiKeyActorOf(key), ip };
 }

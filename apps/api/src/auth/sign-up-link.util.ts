@@ -1,4 +1,4 @@
-import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+import { ExpiringSeal } from './expiring-seal.util';
 
 /** How long an emailed sign-up link works. */
 export const SIGN_UP_LINK_HOURS = 24;
@@ -18,30 +18,9 @@ export interface PendingSignUp {
   readonly expiresAt: number;
 }
 
-const AAD = 'sign-up-link';
-
-export class SignUpLinkSeal {
-  private readonly box: WebhookSecretBox;
-
+/** The emailed link's token: the sign-up, or undefined when it was altered, sealed under another secret, or expired. */
+export class SignUpLinkSeal extends ExpiringSeal<PendingSignUp> {
   constructor(serverSecret: string) {
-    this.box = new WebhookSecretBox(serverSecret, 'sign-up-links/v1');
-  }
-
-  seal(pending: PendingSignUp): string {
-    return this.box.seal(JSON.stringify(pending), AAD, AAD).toString('base64url');
-  }
-
-  /** The sign-up, or undefined when the token was altered, sealed under another secret, or expired. */
-  open(token: string, now = Date.now()): PendingSignUp | undefined {
-    if (!/^[A-Za-z0-9_-]{40,4000}$/.test(token)) return undefined;
-    let pending: PendingSignUp;
-    try {
-      pending = JSON.parse(
-        this.box.open(Buffer.from(token, 'base64url'), AAD, AAD),
-      ) as PendingSignUp;
-    } catch {
-      return undefined;
-    }
-    return pending.expiresAt > now ? pending : undefined;
+    super(serverSecret, 'sign-up-links/v1', 'sign-up-link', 4000);
   }
 }

@@ -14,8 +14,17 @@
 import { createRequire } from 'node:module';
 import type * as CedarWasm from '@cedar-policy/cedar-wasm/nodejs';
 
-// The Node build (CommonJS), loaded once: its WebAssembly is compiled at require time.
-const cedar = createRequire(__filename)('@cedar-policy/cedar-wasm/nodejs') as typeof CedarWasm;
+let engine: typeof CedarWasm | undefined;
+
+/**
+ * The Node build (CommonJS), loaded by the first policy parsed or evaluated: its WebAssembly is
+ * compiled at require time, about 10 MB that a process with no Cedar rule never holds (issue 28).
+ */
+function cedar(): typeof CedarWasm {
+  return (engine ??= createRequire(__filename)(
+    '@cedar-policy/cedar-wasm/nodejs',
+  ) as typeof CedarWasm);
+}
 
 /** What policies see (SPEC §8d). */
 export const CEDAR_SCHEMA = `entity Key;
@@ -41,7 +50,7 @@ const SCHEMA_NAME = 'interlock-argus';
 let schemaReady = false;
 function prepareSchema(): void {
   if (schemaReady) return;
-  const answer = cedar.preparseSchema(SCHEMA_NAME, CEDAR_SCHEMA);
+  const answer = cedar().preparseSchema(SCHEMA_NAME, CEDAR_SCHEMA);
   if (answer.type !== 'success')
     throw new Error(`the Cedar schema does not parse: ${answer.errors[0]?.message}`);
   schemaReady = true;
@@ -85,7 +94,7 @@ export function checkPolicy(text: string, path = 'outcome.policy'): Record<strin
   if (text.length > POLICY_MAX_LENGTH)
     throw new PolicyValidationError(`${path}: must be at most ${POLICY_MAX_LENGTH} characters`);
   prepareSchema();
-  const parts = cedar.policySetTextToParts(text);
+  const parts = cedar().policySetTextToParts(text);
   if (parts.type !== 'success') throw describe(path, text, parts.errors[0]);
   if (parts.policy_templates.length > 0)
     throw new PolicyValidationError(`${path}: templates (?principal, ?resource) are not supported`);
@@ -95,7 +104,7 @@ export function checkPolicy(text: string, path = 'outcome.policy'): Record<strin
   const offsets = new Map<string, number>();
   let from = 0;
   parts.policies.forEach((policy, i) => {
-    const json = cedar.policyToJson(policy);
+    const json = cedar().policyToJson(policy);
     const id = json.type === 'success' ? (json.json.annotations?.id ?? `policy${i}`) : `policy${i}`;
     if (record[id] !== undefined)
       throw new PolicyValidationError(`${path}: two policies have the id ${id}`);
@@ -104,7 +113,7 @@ export function checkPolicy(text: string, path = 'outcome.policy'): Record<strin
     offsets.set(id, at < 0 ? 0 : at);
     if (at >= 0) from = at + policy.length;
   });
-  const answer = cedar.validate({
+  const answer = cedar().validate({
     schema: CEDAR_SCHEMA,
     policies: { staticPolicies: record },
     validationSettings: { mode: 'strict' },
@@ -119,12 +128,12 @@ export function checkPolicy(text: string, path = 'outcome.policy'): Record<strin
 /** Validated and loaded into the engine under `setId` (a rule's id and version). */
 export function compilePolicy(setId: string, text: string): CompiledPolicy {
   const record = checkPolicy(text);
-  const loaded = cedar.preparsePolicySet(setId, { staticPolicies: record });
+  const loaded = cedar().preparsePolicySet(setId, { staticPolicies: record });
   if (loaded.type !== 'success')
     throw new Error(`policy set ${setId}: ${loaded.errors[0]?.message}`);
   const messages = new Map<string, string>();
   for (const [id, policy] of Object.entries(record)) {
-    const json = cedar.policyToJson(policy);
+    const json = cedar().policyToJson(policy);
     const message = json.type === 'success' ? json.json.annotations?.message : undefined;
     if (message !== undefined) messages.set(id, message);
   }
@@ -201,7 +210,7 @@ export function evaluatePolicy(policy: CompiledPolicy, facts: PolicyFacts): Poli
       ? []
       : [{ uid: { type: 'Session', id: facts.sessionId }, attrs: {}, parents: [] }]),
   ];
-  const answer = cedar.statefulIsAuthorized({
+  const answer = cedar().statefulIsAuthorized({
     principal: { type: 'Key', id: facts.keyId },
     action: { type: 'Action', id: 'run' },
     resource: { type: 'ActionRequest', id },

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import type { MemberCall } from '../auth/caller';
+import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { ClassificationSuggestionsService } from './classification-suggestions.service';
 import { ClassificationRuleResponse } from './dto/classification-rule.dto';
@@ -40,12 +41,11 @@ export class ClassificationSuggestionsController {
     created: ClassificationRuleResponse,
   })
   apply(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: ApplySuggestionDto,
-    @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.suggestions.apply(member.organisationId, memberActorOf(member), id, body.mode, ip);
+    return this.suggestions.apply(caller, id, body.mode);
   }
 
   @Post(':id/dismiss')
@@ -55,12 +55,8 @@ export class ClassificationSuggestionsController {
     summary: 'Dismiss a suggestion: it is not made again for this key, action and shape',
   })
   @NoContent()
-  async dismiss(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.suggestions.dismiss(member.organisationId, memberActorOf(member), id, ip);
+  async dismiss(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.suggestions.dismiss(caller, id);
   }
 
   @Post(':id/restore')
@@ -70,11 +66,7 @@ export class ClassificationSuggestionsController {
     summary: 'Undo a dismissal: the suggestion is made again while the approvals still support it',
   })
   @NoContent()
-  async restore(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.suggestions.restore(member.organisationId, memberActorOf(member), id, ip);
+  async restore(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+    await this.suggestions.restore(caller, id);
   }
 }

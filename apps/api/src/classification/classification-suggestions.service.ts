@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import { DomainError, type MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import { ALWAYS_ALLOW_PRIORITY, ARG_NAME } from './always-allow.service';
 import type { RuleRecord } from './classification-rules.repository';
 import { ClassificationRulesService } from './classification-rules.service';
@@ -166,11 +167,9 @@ export class ClassificationSuggestionsService {
 
   /** Makes the suggested rule in the mode the person picked; the suggestion is then gone. */
   async apply(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     mode: 'shadow' | 'enforce',
-    ip: string | null,
   ): Promise<RuleRecord> {
     const suggestion = await this.find(organisationId, id);
     const definition: RuleDefinition = { ...suggestion.rule, mode, expiresAt: null };
@@ -184,12 +183,7 @@ export class ClassificationSuggestionsService {
   }
 
   /** Dismisses a suggestion: it is not made again for this key, action and shape. */
-  async dismiss(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async dismiss({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     const suggestion = await this.find(organisationId, id);
     await this.dataSource.transaction(async (tx) => {
       await this.remember(tx, organisationId, actor, suggestion, 'dismissed', null);
@@ -208,12 +202,7 @@ export class ClassificationSuggestionsService {
    * Undoes a dismissal: the suggestion is listed again while its evidence holds. 404 when the
    * organisation has no dismissal of that id (unknown, applied, already restored, another's).
    */
-  async restore(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<void> {
+  async restore({ organisationId, actor, ip }: MemberCall, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const restored = await this.suggestions.restore(tx, organisationId, id);
       if (restored === null) throw DomainError.of('NOT_FOUND');

@@ -23,6 +23,15 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
 const names = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
+/** The assignee an assignment entry names, its metadata keys prefixed (`assignee`, `previousAssignee`). */
+const assigneeIn = (
+  m: Record<string, unknown>,
+  prefix: 'assignee' | 'previousAssignee',
+): { type: 'member' | 'team'; id: string; name: string } => ({
+  type: m[`${prefix}Type`] === 'team' ? 'team' : 'member',
+  id: text(m[`${prefix}Id`]) ?? '',
+  name: text(m[`${prefix}Name`]) ?? '',
+});
 
 /**
  * The events one audit entry makes, as SSE frames. A decision that answered its interrupt makes
@@ -69,11 +78,7 @@ export function eventFrames(row: EventSourceRow): string {
         ...base,
         type: 'interrupt.assigned',
         interrupt,
-        assignee: {
-          type: m.assigneeType === 'team' ? 'team' : 'member',
-          id: text(m.assigneeId) ?? '',
-          name: text(m.assigneeName) ?? '',
-        },
+        assignee: assigneeIn(m, 'assignee'),
       });
       break;
     case 'interrupt.unassigned':
@@ -81,11 +86,7 @@ export function eventFrames(row: EventSourceRow): string {
         ...base,
         type: 'interrupt.unassigned',
         interrupt,
-        previousAssignee: {
-          type: m.previousAssigneeType === 'team' ? 'team' : 'member',
-          id: text(m.previousAssigneeId) ?? '',
-          name: text(m.previousAssigneeName) ?? '',
-        },
+        previousAssignee: assigneeIn(m, 'previousAssignee'),
       });
       break;
     case 'interrupt.escalated':

@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import type { Priority } from './interrupt.entity';
 
 /**
@@ -6,19 +6,13 @@ import type { Priority } from './interrupt.entity';
  * (SPEC §6): the input of `InterruptReviewService.assign`. The REST body's shape (`memberId`,
  * `teamId`, `memberId: null`) stays at the HTTP edge.
  */
-export interface AssignInterruptCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface AssignInterruptCommand extends MemberCall {
   interruptId: string;
   assignee: { type: 'member' | 'team'; id: string } | null;
-  ip: string | null;
 }
 
 /** Change how urgent an interrupt is (SPEC §8e): the input of `InterruptReviewService.setPriority`. */
-export interface SetPriorityCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface SetPriorityCommand extends MemberCall {
   interruptId: string;
   priority: Priority;
-  ip: string | null;
 }

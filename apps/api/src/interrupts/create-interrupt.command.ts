@@ -1,4 +1,4 @@
-import type { ApiKeyActor } from '@interlock/domain';
+import type { KeyCall } from '../auth/caller';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import type { Decision } from './interrupt-decision.entity';
 import type { OnTimeout, Priority } from './interrupt.entity';
@@ -48,13 +48,10 @@ export interface NewAssignee {
  * controller and by the MCP backend alike from the body each validated at its own edge (the
  * validated `CreateInterruptDto` is a `NewInterrupt`; the service never sees the DTO class).
  */
-export interface CreateInterruptCommand {
-  organisationId: string;
-  actor: ApiKeyActor;
+export interface CreateInterruptCommand extends KeyCall {
   interrupt: NewInterrupt;
   /** The request's Idempotency-Key (MCP: the tool call's), when it has one. */
   idempotency?: IdempotentRequest;
-  ip: string | null;
   /**
    * The key the request was made with: a resumeUrl's signing secret is derived from it
    * (`resumeSigningSecret`, SPEC §8e). Without it a resumeUrl is refused.

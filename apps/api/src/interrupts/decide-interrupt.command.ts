@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import type { Decision } from './interrupt-decision.entity';
 
 /**
@@ -7,9 +7,7 @@ import type { Decision } from './interrupt-decision.entity';
  * and Slack buttons build it too (without `actor`: `decideAuthorised` establishes the member
  * inside the transaction). Plain values, validated at each edge: no HTTP, no decorators.
  */
-export interface DecideInterruptCommand {
-  organisationId: string;
-  actor: MemberActor;
+export interface DecideInterruptCommand extends MemberCall {
   interruptId: string;
   actionName: string;
   decision: Decision;
@@ -20,5 +18,4 @@ export interface DecideInterruptCommand {
   message?: string;
   /** With `respond` on an action that has a responseSchema: the typed answer. */
   response?: Record<string, unknown>;
-  ip: string | null;
 }

@@ -3,13 +3,12 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import {
-  type ApiKeyActor,
   DomainError,
   dueEscalationStep,
   escalationPosition,
   type EscalationStep,
-  type MemberActor,
 } from '@interlock/domain';
+import type { Call, MemberCall } from '../auth/caller';
 import type { Queryable } from '../database/query-rows.util';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { LOGGER } from '../logging/logger.module';
@@ -56,11 +55,9 @@ export class InterruptLifecycleService {
    * its status becomes `withdrawn` with the reason. An interrupt that is no longer open answers 409.
    */
   async cancel(
-    organisationId: string,
-    actor: ApiKeyActor | MemberActor,
+    { organisationId, actor, ip }: Call,
     id: string,
     reason: string | null,
-    ip: string | null,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
@@ -101,11 +98,9 @@ export class InterruptLifecycleService {
    * reject).
    */
   async extend(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     timeoutSeconds: number,
-    ip: string | null,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.interrupts.lockFound(tx, organisationId, id);

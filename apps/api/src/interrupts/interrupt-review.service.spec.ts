@@ -96,6 +96,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   return { service, repository, events, outbox, teams, waits, audit, actions, webhookTypes };
 }
 
+const byAda = { organisationId: ORG, actor: ada, ip: null };
 const decision = (
   actionName: string,
   d: DecideInterruptCommand['decision'],
@@ -177,7 +178,7 @@ describe('InterruptReviewService', () => {
 
   it("answers 404 for an interrupt that is not the organisation's", async () => {
     const { service, actions } = setUp({ lock: jest.fn(async () => undefined) });
-    const error = await service.escalate(ORG, ada, 'i-x', undefined, null).catch((e: unknown) => e);
+    const error = await service.escalate(byAda, 'i-x', undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(actions()).toEqual([]);
@@ -241,12 +242,12 @@ describe('InterruptReviewService', () => {
       code: 'CONFLICT',
       message: 'This interrupt is already answered.',
     });
-    await expect(answered.service.escalate(ORG, ada, 'i-1', 'late', null)).rejects.toMatchObject({
+    await expect(answered.service.escalate(byAda, 'i-1', 'late')).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     expect(answered.actions()).toEqual([]);
     const open = setUp({ lock: jest.fn(async () => ({ ...locked, escalation_level: 1 })) });
-    await open.service.escalate(ORG, ada, 'i-1', 'late', null);
+    await open.service.escalate(byAda, 'i-1', 'late');
     expect(open.repository.escalate).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', 2, 'late');
     expect(open.actions()).toEqual(['interrupt.escalated']);
     expect(open.repository.keepRecord).toHaveBeenCalledTimes(1);

@@ -19,6 +19,7 @@ import {
 } from './interrupts.repository';
 import type { AssignInterruptCommand, SetPriorityCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
+import type { MemberCall } from '../auth/caller';
 import type { InterruptResponse } from './dto/interrupt.response';
 
 const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
@@ -270,11 +271,9 @@ export class InterruptReviewService {
 
   /** Raises the escalation level by one, with an optional reason. */
   escalate(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     id: string,
     reason: string | undefined,
-    ip: string | null,
   ): Promise<InterruptResponse> {
     return this.changeOpen({ organisationId, actor, interruptId: id }, async (tx, interrupt) => {
       const level = interrupt.escalation_level + 1;

@@ -6,8 +6,10 @@ import {
   WAIT_READ_BATCH_MAX,
   WAIT_READ_GATHER_MS,
   WAIT_READS_AT_ONCE,
+  WAIT_END_SLOT_SPARE,
+  WaitEnds,
   WaitReadBatches,
-  waitJitterMaxMs,
+  waitEarliestEndMs,
 } from './interrupt-waits';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
@@ -21,7 +23,8 @@ function setUp() {
 }
 
 describe('InterruptWaits', () => {
-  beforeEach(() => jest.useFakeTimers());
+  // On a whole second: the slots long holds' ends are counted in (WAIT_END_SLOT_MS) are the test's seconds.
+  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
   afterEach(() => jest.useRealTimers());
 
   it('wakes the waits on the announced interrupt only, and releases them', async () => {
@@ -106,34 +109,99 @@ describe('InterruptWaits', () => {
     expect(waits.size).toBe(0);
   });
 
-  it('a long hold that runs its time ends up to 5 % (at most 3 s) early, at random; a short one on time', async () => {
+  it('one long hold and a few begun together run their full time; a short one ends on time whatever the load', async () => {
     const { waits } = setUp();
-    expect([waitJitterMaxMs(60_000), waitJitterMaxMs(20_000), waitJitterMaxMs(19_999)]).toEqual([
-      3_000, 1_000, 0,
-    ]);
-    const random = jest.spyOn(Math, 'random').mockReturnValue(0.999);
-    try {
-      const outcomes: string[] = [];
+    const ended: string[] = [];
+    const hold = (id: string, ms: number, name: string) =>
       void waits
-        .register(ORG, A)
-        .until(60_000)
-        .then((o) => outcomes.push(`long ${o}`));
-      void waits
-        .register(ORG, B)
-        .until(10_000)
-        .then((o) => outcomes.push(`short ${o}`));
-      await jest.advanceTimersByTimeAsync(9_999);
-      expect(outcomes).toEqual([]);
-      await jest.advanceTimersByTimeAsync(1);
-      expect(outcomes).toEqual(['short elapsed']);
-      // 60 s less 0.999 × 3 s: 57,003 ms.
-      await jest.advanceTimersByTimeAsync(47_002);
-      expect(outcomes).toEqual(['short elapsed']);
-      await jest.advanceTimersByTimeAsync(1);
-      expect(outcomes).toEqual(['short elapsed', 'long elapsed']);
-    } finally {
-      random.mockRestore();
-    }
+        .register(ORG, id)
+        .until(ms)
+        .then((o) => ended.push(`${name} ${o}`));
+    for (let i = 0; i < WAIT_END_SLOT_SPARE; i++) hold(`${A}-${i}`, 60_000, 'long');
+    hold(B, 10_000, 'short');
+    await jest.advanceTimersByTimeAsync(9_999);
+    expect(ended).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(ended).toEqual(['short elapsed']);
+    await jest.advanceTimersByTimeAsync(49_999);
+    expect(ended).toEqual(['short elapsed']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(ended).toHaveLength(1 + WAIT_END_SLOT_SPARE);
+    expect(waits.size).toBe(0);
+  });
+
+  it('levels a herd of long holds begun together over the last half of their time, and they do not end together again', async () => {
+    const { waits } = setUp();
+    const herd = 3_000;
+    const start = Date.now();
+    const endedAt: number[] = [];
+    // Each agent asks again as soon as its hold ends, as the SDK does after a full wait.
+    const agent = async (i: number) => {
+      for (let round = 0; round < 2; round++) {
+        const wait = waits.register(ORG, `${A}-${i}`);
+        await wait.until(60_000);
+        endedAt.push(Date.now() - start);
+      }
+    };
+    for (let i = 0; i < herd; i++) void agent(i);
+    await jest.advanceTimersByTimeAsync(29_999);
+    expect(endedAt).toEqual([]);
+    await jest.advanceTimersByTimeAsync(30_001);
+    const first = endedAt.splice(0);
+    expect(first).toHaveLength(herd);
+    const perSecond = (ends: number[]) => {
+      const counts = new Map<number, number>();
+      for (const at of ends)
+        counts.set(Math.floor(at / 1000), (counts.get(Math.floor(at / 1000)) ?? 0) + 1);
+      return counts;
+    };
+    // Spread over seconds 30 … 60, none holding more than an even share and a little.
+    const firstSeconds = perSecond(first);
+    expect(Math.min(...firstSeconds.keys())).toBeGreaterThanOrEqual(30);
+    expect(Math.max(...firstSeconds.values())).toBeLessThanOrEqual(
+      Math.ceil(herd / 30) + WAIT_END_SLOT_SPARE,
+    );
+    // The second round: each hold at least 30 s after its re-ask, and still spread.
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(endedAt).toHaveLength(herd);
+    expect(Math.min(...endedAt)).toBeGreaterThanOrEqual(Math.min(...first) + 30_000);
+    expect(Math.max(...perSecond(endedAt).values())).toBeLessThanOrEqual(
+      Math.ceil(herd / 30) + WAIT_END_SLOT_SPARE,
+    );
+    expect(waits.size).toBe(0);
+  });
+
+  it('a hold that ends otherwise gives its slot back: the next one runs its full time', async () => {
+    const { waits } = setUp();
+    const ended: number[] = [];
+    const start = Date.now();
+    // Fill the slot of "60 s from now" past its share (the spare, and one over).
+    const held = Array.from({ length: WAIT_END_SLOT_SPARE }, (_, i) =>
+      waits.register(ORG, `${A}-${i}`),
+    );
+    for (const wait of held) void wait.until(60_000);
+    // Woken by their decision: their slot is free again.
+    for (let i = 0; i < WAIT_END_SLOT_SPARE; i++) await waits.announceSettled(ORG, `${A}-${i}`);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(waits.size).toBe(0);
+    const late = Array.from({ length: WAIT_END_SLOT_SPARE }, (_, i) =>
+      waits.register(ORG, `${B}-${i}`),
+    );
+    for (const wait of late) void wait.until(60_000).then(() => ended.push(Date.now() - start));
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(ended).toEqual(Array.from({ length: WAIT_END_SLOT_SPARE }, () => 60_000));
+  });
+
+  it('WaitEnds: a hold under 20 s is not levelled; a long one ends within the last half of its time', () => {
+    const ends = new WaitEnds(() => 0.5);
+    expect(ends.schedule(1_000_000, 19_999)).toEqual({ at: 1_019_999, slot: undefined });
+    expect(waitEarliestEndMs(60_000)).toBe(30_000);
+    expect(waitEarliestEndMs(19_999)).toBe(19_999);
+    const at: number[] = [];
+    for (let i = 0; i < 2_000; i++) at.push(ends.schedule(1_000_000, 20_000).at - 1_000_000);
+    expect(ends.size).toBe(2_000);
+    expect(Math.min(...at)).toBeGreaterThanOrEqual(10_000);
+    expect(Math.max(...at)).toBe(20_000);
   });
 
   it('runs at most WAIT_READS_AT_ONCE reads at once, the others in their order; a failed read passes its turn on', async () => {

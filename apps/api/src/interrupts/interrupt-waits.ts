@@ -30,16 +30,84 @@ export const INSTANCE_WAIT_CAP_MESSAGE =
   'This instance holds as many waiting requests as it can. Retry shortly.';
 
 /**
- * A hold of at least this long that runs its full time ends a little early, at random (SPEC §8e):
- * waits begun together — agents started at once — would otherwise all end, read the interrupt,
- * and come back, at the same instant, every time. Shorter holds end on time (a hold ended by its
- * own time within 10 s costs a request; these never do).
+ * A hold of at least this long may end early when many others would end with it (SPEC §8e): waits
+ * begun together — agents started at once, or re-asking together after an instance stopped —
+ * would otherwise all end, read, be answered and come back at the same moment, every time, and the
+ * instance would spend that moment's CPU on them while a decision made then waits its turn.
+ * Shorter holds end on time (a hold ended by its own time within 10 s costs a request; these never
+ * do).
  */
-export const WAIT_JITTER_FROM_MS = 20_000;
+export const WAIT_LEVEL_FROM_MS = 20_000;
 
-/** How early at most such a hold ends: 5 % of it, and never more than 3 s. */
-export function waitJitterMaxMs(ms: number): number {
-  return ms < WAIT_JITTER_FROM_MS ? 0 : Math.min(3_000, Math.floor(ms * 0.05));
+/** The width of the slots in which held waits' ends are counted (WaitEnds). */
+export const WAIT_END_SLOT_MS = 1_000;
+
+/**
+ * How many ends a slot takes besides its even share before a hold looks for an earlier one: a few
+ * waits begun together end on time.
+ */
+export const WAIT_END_SLOT_SPARE = 10;
+
+/** The earliest a long hold may end: half its time (a hold of 60 s: after 30 s at the soonest). */
+export function waitEarliestEndMs(ms: number): number {
+  return ms < WAIT_LEVEL_FROM_MS ? ms : Math.ceil(ms / 2);
+}
+
+/**
+ * When this instance's long holds end, counted per slot of WAIT_END_SLOT_MS, so that a herd of
+ * them is levelled at its root: a hold of N ≥ 20 s ends at N unless its slot already holds its
+ * share of the ends — the long holds scheduled, spread evenly over N, plus WAIT_END_SLOT_SPARE —
+ * else in the latest slot from N/2 on that has room (at a random moment of it), else in the least
+ * full of them. One agent waits its full N; 10,000 waits begun together end spread over the last
+ * half of their hold, and again a full N later each, so the herd does not form again.
+ */
+export class WaitEnds {
+  private readonly slots = new Map<number, number>();
+  private scheduled = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  /** How many long holds have an end scheduled. */
+  get size(): number {
+    return this.scheduled;
+  }
+
+  /**
+   * The time (ms on `now`'s clock) a hold of `ms` begun at `now` ends, and its slot (undefined for a
+   * hold that is not levelled); `release(slot)` when the hold ends, whatever ended it.
+   */
+  schedule(now: number, ms: number): { at: number; slot: number | undefined } {
+    if (ms < WAIT_LEVEL_FROM_MS) return { at: now + ms, slot: undefined };
+    const full = now + ms;
+    const last = Math.floor(full / WAIT_END_SLOT_MS);
+    const first = Math.ceil((now + waitEarliestEndMs(ms)) / WAIT_END_SLOT_MS);
+    const share = Math.ceil((this.scheduled * WAIT_END_SLOT_MS) / ms) + WAIT_END_SLOT_SPARE;
+    let chosen = last;
+    let least = Infinity;
+    for (let slot = last; slot >= first; slot--) {
+      const n = this.slots.get(slot) ?? 0;
+      if (n < share) {
+        chosen = slot;
+        break;
+      }
+      if (n < least) [chosen, least] = [slot, n];
+    }
+    this.slots.set(chosen, (this.slots.get(chosen) ?? 0) + 1);
+    this.scheduled++;
+    const at =
+      chosen === last
+        ? full
+        : Math.max(now, chosen * WAIT_END_SLOT_MS + Math.floor(this.random() * WAIT_END_SLOT_MS));
+    return { at, slot: chosen };
+  }
+
+  release(slot: number | undefined): void {
+    if (slot === undefined) return;
+    this.scheduled--;
+    const n = (this.slots.get(slot) ?? 0) - 1;
+    if (n <= 0) this.slots.delete(slot);
+    else this.slots.set(slot, n);
+  }
 }
 
 /**
@@ -78,8 +146,9 @@ export interface WaitClient {
 /** One held request, registered before its first read so that no announcement can slip between. */
 export interface InterruptWait {
   /**
-   * Resolves when the interrupt is announced settled, `ms` pass (a long hold: up to
-   * waitJitterMaxMs(ms) sooner, at random), `client` leaves or the instance stops.
+   * Resolves when the interrupt is announced settled, `ms` pass (a long hold: possibly sooner, no
+   * sooner than half of it, when many others would end with it: WaitEnds), `client` leaves or the
+   * instance stops.
    */
   until(ms: number, client?: WaitClient): Promise<WaitOutcome>;
   /** Unregisters (idempotent); call it in every case. */
@@ -119,6 +188,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   /** Turns of the reads that answer a wait its interrupt's change woke: served before readQueue's. */
   private readonly answerQueue: (() => void)[] = [];
   private statusReader: WaitStatusReader | undefined;
+  private readonly ends = new WaitEnds();
 
   constructor(
     private readonly bus: NotificationBus,
@@ -244,12 +314,14 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
         if (client?.left) return Promise.resolve<WaitOutcome>('disconnected');
         this.inUntil++;
         return new Promise<WaitOutcome>((done) => {
-          const early = Math.floor(Math.random() * waitJitterMaxMs(ms));
-          const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms - early));
+          const now = Date.now();
+          const end = this.ends.schedule(now, ms);
+          const timer = setTimeout(() => waiter.wake('elapsed'), end.at - now);
           client?.onLeave(() => waiter.wake('disconnected'));
           resolve = (outcome) => {
             resolve = undefined;
             this.inUntil--;
+            this.ends.release(end.slot);
             clearTimeout(timer);
             client?.onLeave(undefined);
             release();

@@ -16,22 +16,19 @@ import { HeldWaitRoute, spendingDeferred } from '../rate-limits/held-wait.decora
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import {
-  ClientIp,
-  CurrentApiKey,
   CurrentCaller,
   CurrentMember,
+  KeyCaller,
+  KeyOrMemberCaller,
+  MemberCaller,
 } from '../auth/decorators/current-principal.decorator';
+import type { Call, KeyCall, MemberCall } from '../auth/caller';
 import {
   MachineOrMemberRoute,
   MachineRoute,
   MemberRoute,
 } from '../auth/decorators/route-access.decorator';
-import {
-  apiKeyActorOf,
-  memberActorOf,
-  type ApiKeyPrincipal,
-  type MemberPrincipal,
-} from '../auth/principal';
+import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -107,10 +104,9 @@ export class InterruptsController {
     description: 'CONFLICT: the Idempotency-Key was used with a different request.',
   })
   async create(
-    @CurrentApiKey() key: ApiKeyPrincipal,
+    @KeyCaller() caller: KeyCall,
     @Body() body: CreateInterruptDto,
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
-    @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
     @Req() req: HttpRequest,
   ): Promise<InterruptResponse> {
@@ -119,12 +115,10 @@ export class InterruptsController {
     return markReplay(
       res,
       await this.interrupts.create({
-        organisationId: key.organisationId,
-        actor: apiKeyActorOf(key),
         interrupt: body,
         idempotency,
-        ip,
         apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+        ...caller,
       }),
     );
   }
@@ -213,14 +207,11 @@ export class InterruptsController {
   })
   @ApiConflictResponse({ description: 'CONFLICT: the action already has a decision.' })
   decide(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: DecideInterruptDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
     return this.review.decide({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
       interruptId: id,
       actionName: body.actionName,
       decision: body.decision,
@@ -228,7 +219,7 @@ export class InterruptsController {
       editedName: body.editedName,
       message: body.message,
       response: body.response,
-      ip,
+      ...caller,
     });
   }
 
@@ -245,13 +236,11 @@ export class InterruptsController {
   @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
   cancel(
-    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @KeyOrMemberCaller() caller: Call,
     @IdParam() id: string,
     @Body() body: CancelInterruptDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    const actor = caller.kind === 'member' ? memberActorOf(caller) : apiKeyActorOf(caller);
-    return this.lifecycle.cancel(caller.organisationId, actor, id, body.reason ?? null, ip);
+    return this.lifecycle.cancel(caller, id, body.reason ?? null);
   }
 
   @Post(':id/extend')
@@ -264,18 +253,11 @@ export class InterruptsController {
   })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
   extend(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: ExtendDeadlineDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.lifecycle.extend(
-      member.organisationId,
-      memberActorOf(member),
-      id,
-      body.timeoutSeconds,
-      ip,
-    );
+    return this.lifecycle.extend(caller, id, body.timeoutSeconds);
   }
 
   @Post(':id/assign')
@@ -288,14 +270,11 @@ export class InterruptsController {
   })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
   assign(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: AssignInterruptDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
     return this.review.assign({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
       interruptId: id,
       // The body names exactly one (its validation): a team, a member, or `memberId: null`.
       assignee:
@@ -304,7 +283,7 @@ export class InterruptsController {
           : body.memberId === null || body.memberId === undefined
             ? null
             : { type: 'member', id: body.memberId },
-      ip,
+      ...caller,
     });
   }
 
@@ -318,18 +297,11 @@ export class InterruptsController {
   })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
   setPriority(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: SetPriorityDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.setPriority({
-      organisationId: member.organisationId,
-      actor: memberActorOf(member),
-      interruptId: id,
-      priority: body.priority,
-      ip,
-    });
+    return this.review.setPriority({ interruptId: id, priority: body.priority, ...caller });
   }
 
   @Post(':id/escalate')
@@ -344,11 +316,10 @@ export class InterruptsController {
   @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
   escalate(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: EscalateInterruptDto,
-    @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.escalate(member.organisationId, memberActorOf(member), id, body.reason, ip);
+    return this.review.escalate(caller, id, body.reason);
   }
 }

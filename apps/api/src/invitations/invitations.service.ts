@@ -9,7 +9,8 @@ import type { SignedIn } from '../auth/auth.service';
 import { hashPassword } from '../auth/password.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { Queryable } from '../database/query-rows.util';
-import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { isCurrentMemberByEmail } from '../members/memberships.repository';
+import { admitByInvitation } from './invitation-admission.util';
 import { InvitationEmailProof } from '../notify/invitation-email-proof.util';
 import { NotificationOutbox } from '../notify/notification-outbox';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
@@ -316,24 +317,8 @@ export class InvitationsService {
     invitation: PendingInvitationRow,
     who: { userId: string; name: string; ip: string | null },
   ): Promise<void> {
-    const orgId = invitation.organisation_id;
-    const began = await beginMembership(tx, orgId, who.userId, invitation.role_id);
-    if (began === 'already') throw new DomainError('CONFLICT', YOU_ARE_ALREADY_A_MEMBER);
-    await this.invitations.markAccepted(tx, orgId, invitation.id);
-    await writeAuditEntry(tx, {
-      organisationId: orgId,
-      action: 'member.joined',
-      actor: { type: 'member', id: who.userId, name: who.name },
-      target: { type: 'user', id: who.userId, name: who.name },
-      metadata: {
-        invitationId: invitation.id,
-        email: invitation.email,
-        roleId: invitation.role_id,
-        role: invitation.role_name,
-        ...(began === 'rejoined' ? { rejoined: true } : {}),
-      },
-      ipAddress: who.ip,
-    });
+    if ((await admitByInvitation(tx, this.invitations, invitation, who)) === 'already')
+      throw new DomainError('CONFLICT', YOU_ARE_ALREADY_A_MEMBER);
   }
 }
 

@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/app-config';
 import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
 import { traceFields, tracingEnabled } from '../tracing/spans';
+import { stdoutDestination } from './log-destination.util';
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -108,7 +109,7 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
       // With traces on, every line written within a trace carries its trace and span ids.
       ...(tracingEnabled() ? { mixin: traceFields } : {}),
     },
-    pretty ? prettyDestination(destination) : destination,
+    pretty ? prettyDestination(destination) : (destination ?? stdoutDestination()),
   );
 }
 

@@ -68,10 +68,12 @@ describe('McpService', () => {
     expect(result.isError).toBeFalsy();
     expect(verify).toHaveBeenCalledWith('il_live_raw-key');
     expect(sessions.end).toHaveBeenCalledWith(
-      ORG,
-      { type: 'api_key', id: 'k-1', name: 'nightly agent' },
+      {
+        organisationId: ORG,
+        actor: { type: 'api_key', id: 'k-1', name: 'nightly agent' },
+        ip: '203.0.113.7',
+      },
       SESSION,
-      '203.0.113.7',
     );
     await close();
   });

@@ -9,7 +9,8 @@ import {
   type KeyIdentity,
 } from '@interlock/mcp';
 import type { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
-import { apiKeyActorOf, type ApiKeyPrincipal } from '../auth/principal';
+import type { KeyCall } from '../auth/caller';
+import { keyCallOf, type ApiKeyPrincipal } from '../auth/principal';
 import { isDatabaseUnavailable } from '../http/database-unavailable.util';
 import { ApiValidationPipe } from '../http/validation.pipe';
 import { requestFingerprint } from '../idempotency/request-fingerprint.util';
@@ -72,18 +73,16 @@ export class ServiceBackend implements InterlockBackend {
 
   createInterrupt(params: object, options: CreateOptions): Promise<Created<InterruptResponse>> {
     return this.run(async () => {
-      const key = await this.key();
+      const call = await this.keyCall();
       const body = await this.validate(CreateInterruptDto, params, 'body');
       const result = await this.deps.interrupts.create({
-        organisationId: key.organisationId,
-        actor: apiKeyActorOf(key),
         interrupt: body,
         idempotency: {
-          organisationId: key.organisationId,
+          organisationId: call.organisationId,
           key: options.idempotencyKey,
           fingerprint: requestFingerprint('POST', '/api/interrupts', params),
         },
-        ip: this.caller.ip,
+        ...call,
       });
       return { value: result.value, replayed: result.replayed };
     });
@@ -98,15 +97,9 @@ export class ServiceBackend implements InterlockBackend {
 
   cancelInterrupt(id: string, reason: string): Promise<InterruptResponse> {
     return this.run(async () => {
-      const key = await this.key();
+      const call = await this.keyCall();
       const body = await this.validate(CancelInterruptDto, { reason }, 'body');
-      return this.deps.lifecycle.cancel(
-        key.organisationId,
-        apiKeyActorOf(key),
-        uuid(id),
-        body.reason ?? null,
-        this.caller.ip,
-      );
+      return this.deps.lifecycle.cancel(call, uuid(id), body.reason ?? null);
     });
   }
 
@@ -128,16 +121,14 @@ export class ServiceBackend implements InterlockBackend {
 
   startSession(params: object): Promise<SessionResponse> {
     return this.run(async () => {
-      const key = await this.key();
+      const call = await this.keyCall();
       const body = await this.validate(StartSessionDto, params, 'body');
       return (
         await this.deps.sessions.start({
-          organisationId: key.organisationId,
-          actor: apiKeyActorOf(key),
           name: body.name,
           externalId: body.externalId ?? null,
           metadata: body.metadata ?? null,
-          ip: this.caller.ip,
+          ...call,
         })
       ).value;
     });
@@ -159,19 +150,18 @@ export class ServiceBackend implements InterlockBackend {
 
   endSession(sessionId: string): Promise<SessionResponse> {
     return this.run(async () => {
-      const key = await this.key();
-      return this.deps.sessions.end(
-        key.organisationId,
-        apiKeyActorOf(key),
-        uuid(sessionId),
-        this.caller.ip,
-      );
+      return this.deps.sessions.end(await this.keyCall(), uuid(sessionId));
     });
   }
 
   /** The key as it is now: refused (401) the moment it is revoked or expires. */
   private key(): Promise<ApiKeyPrincipal> {
     return this.deps.verifier.verify(this.caller.rawKey);
+  }
+
+  /** The call as a use case takes it: the key as it is now, and the client address. */
+  private async keyCall(): Promise<KeyCall> {
+    return keyCallOf(await this.key(), this.caller.ip);
   }
 
   private validate<T extends object>(

@@ -33,6 +33,8 @@ export class AuthAttemptLimiter {
   private readonly signInAddress: RateLimiterPostgres | undefined;
   private readonly signInBackstop: RateLimiterPostgres | undefined;
   private readonly knownAddresses: RateLimiterPostgres | undefined;
+  private readonly backstopNotices: RateLimiterPostgres | undefined;
+  private backstopSpentListener: BackstopSpentListener | undefined;
   private readonly signUpAccount: RateLimiterPostgres | undefined;
   private readonly signUpAddress: RateLimiterPostgres | undefined;
   private readonly resetAddress: RateLimiterPostgres | undefined;
@@ -66,6 +68,11 @@ export class AuthAttemptLimiter {
       signIn.knownAddressSeconds === 0
         ? undefined
         : limiter('sign_in_known_address', 1, signIn.knownAddressSeconds);
+    // One notice per account per backstop window: its owner is told once, not at every refusal.
+    this.backstopNotices =
+      this.signInBackstop === undefined
+        ? undefined
+        : limiter('sign_in_backstop_notice', 1, signIn.accountBackstopWindowSeconds);
     this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
     this.signUpAddress = limiter('sign_up_address', signUp.addressAttempts, signUp.windowSeconds);
     this.resetAddress = limiter(
@@ -106,11 +113,25 @@ export class AuthAttemptLimiter {
     password: PasswordGeneration,
   ): Promise<() => Promise<void>> {
     const known = await this.knownAt(email, address, password);
-    return this.take([
+    const backstop = known ? undefined : this.signInBackstop;
+    const attempt = await this.consumeAll([
       [this.signInAccount, accountAtAddress(email, address)],
       [this.signInAddress, addressDigest(address)],
-      [known ? undefined : this.signInBackstop, digest(email)],
+      [backstop, digest(email)],
     ]);
+    if (attempt.refusedBy.length === 0) return attempt.release;
+    await attempt.release();
+    if (backstop !== undefined && attempt.refusedBy.includes(backstop))
+      await this.backstopRefused(email, address, attempt.refusedFor);
+    throw rateLimited(attempt.refusedFor);
+  }
+
+  /**
+   * `listener` is told when an account's backstop refuses a sign-in, at most once per account per
+   * backstop window (SPEC §8b): it emails the owner, after the answer. One listener.
+   */
+  whenBackstopSpent(listener: BackstopSpentListener): void {
+    this.backstopSpentListener = listener;
   }
 
   /**
@@ -201,11 +222,48 @@ export class AuthAttemptLimiter {
     }
   }
 
+  /**
+   * The backstop refused a sign-in of `email`: its listener is told if this is the window's first
+   * notice for the account (the notice's point is taken whether or not the account exists, so the
+   * refusal costs the same either way; the listener looks the account up after the answer).
+   */
+  private async backstopRefused(
+    email: string,
+    address: string | null,
+    retryAfterMs: number,
+  ): Promise<void> {
+    const listener = this.backstopSpentListener;
+    if (listener === undefined || this.backstopNotices === undefined) return;
+    try {
+      await this.backstopNotices.consume(digest(email));
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes))
+        this.logger.warn({ err: outcome }, 'rate limiter unavailable: backstop notice not sent');
+      return;
+    }
+    listener({ email, address, retryAfterMs });
+  }
+
   private async take(
     keys: [RateLimiterPostgres | undefined, string | undefined][],
   ): Promise<() => Promise<void>> {
+    const attempt = await this.consumeAll(keys);
+    if (attempt.refusedBy.length > 0) {
+      // Refused attempts do not count against the other keys.
+      await attempt.release();
+      throw rateLimited(attempt.refusedFor);
+    }
+    return attempt.release;
+  }
+
+  /** Takes a point of each key: the release of those taken, and which limiters refused (for how long). */
+  private async consumeAll(keys: [RateLimiterPostgres | undefined, string | undefined][]): Promise<{
+    release: () => Promise<void>;
+    refusedBy: RateLimiterPostgres[];
+    refusedFor: number;
+  }> {
     const taken: [RateLimiterPostgres, string][] = [];
-    let refused = false;
+    const refusedBy: RateLimiterPostgres[] = [];
     let refusedFor = 0;
     for (const [limiter, key] of keys) {
       if (limiter === undefined || key === undefined) continue;
@@ -214,7 +272,7 @@ export class AuthAttemptLimiter {
         taken.push([limiter, key]);
       } catch (outcome) {
         if (outcome instanceof RateLimiterRes) {
-          refused = true;
+          refusedBy.push(limiter);
           refusedFor = Math.max(refusedFor, outcome.msBeforeNext);
           continue;
         }
@@ -235,14 +293,21 @@ export class AuthAttemptLimiter {
         ),
       );
     };
-    if (refused) {
-      // Refused attempts do not count against the other key.
-      await release();
-      throw rateLimited(refusedFor);
-    }
-    return release;
+    return { release, refusedBy, refusedFor };
   }
 }
+
+/** An account's sign-in backstop refused a sign-in (SPEC §8b): whom to tell, and until when. */
+export interface BackstopSpent {
+  /** The normalised address signed in with: an account's, or nobody's. */
+  email: string;
+  /** The client address the refused attempt came from. */
+  address: string | null;
+  /** How long the backstop goes on refusing addresses the account is not known at. */
+  retryAfterMs: number;
+}
+
+export type BackstopSpentListener = (spent: BackstopSpent) => void;
 
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');

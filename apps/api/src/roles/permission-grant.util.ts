@@ -8,8 +8,8 @@ import {
 
 /**
  * Who grants, changes or removes: the member as the audit actor (their id is their member id)
- * and the permissions their role holds. The controller builds it from the signed-in member
- * (`granterOf` in auth/principal.ts).
+ * and the permissions their role holds. The controller takes it from the signed-in member
+ * (`@GranterCaller()`, a `GranterCall`).
  */
 export interface Granter {
   readonly actor: MemberActor;

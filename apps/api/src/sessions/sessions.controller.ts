@@ -12,23 +12,20 @@ import {
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import {
-  ClientIp,
   CurrentApiKey,
   CurrentCaller,
   CurrentMember,
+  KeyCaller,
+  MemberCaller,
 } from '../auth/decorators/current-principal.decorator';
+import type { KeyCall, MemberCall } from '../auth/caller';
 import {
   MachineOrMemberRoute,
   MachineRoute,
   MemberRoute,
   OrganisationInQuery,
 } from '../auth/decorators/route-access.decorator';
-import {
-  apiKeyActorOf,
-  memberActorOf,
-  type ApiKeyPrincipal,
-  type MemberPrincipal,
-} from '../auth/principal';
+import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -72,22 +69,19 @@ export class SessionsController {
     description: 'CONFLICT: the Idempotency-Key was used with a different request.',
   })
   async start(
-    @CurrentApiKey() key: ApiKeyPrincipal,
+    @KeyCaller() caller: KeyCall,
     @Body() body: StartSessionDto,
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
-    @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<SessionResponse> {
     return markReplay(
       res,
       await this.sessions.start({
-        organisationId: key.organisationId,
-        actor: apiKeyActorOf(key),
         name: body.name,
         externalId: body.externalId ?? null,
         metadata: body.metadata ?? null,
         idempotency,
-        ip,
+        ...caller,
       }),
     );
   }
@@ -157,12 +151,8 @@ export class SessionsController {
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
-  end(
-    @CurrentApiKey() key: ApiKeyPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<SessionResponse> {
-    return this.sessions.end(key.organisationId, apiKeyActorOf(key), id, ip);
+  end(@KeyCaller() caller: KeyCall, @IdParam() id: string): Promise<SessionResponse> {
+    return this.sessions.end(caller, id);
   }
 
   @Post(':id/disconnect')
@@ -176,12 +166,8 @@ export class SessionsController {
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
-  disconnect(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-  ): Promise<SessionResponse> {
-    return this.sessions.disconnect(member.organisationId, memberActorOf(member), id, ip);
+  disconnect(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<SessionResponse> {
+    return this.sessions.disconnect(caller, id);
   }
 
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */

@@ -46,7 +46,6 @@ export interface SessionMatch {
 }
 
 const ORDER = 'started_at DESC, id DESC';
-/** A page of ids found by a search, joined back to its sessions (`s`). */
 const PAGE_COLUMNS = SESSION_COLUMNS.split(', ')
   .map((column) => `s.${column}`)
   .join(', ');
@@ -79,6 +78,17 @@ function listingConditions(
   if (after !== undefined)
     c.where.push(`(started_at, id) < (${c.bind(after.createdAt)}, ${c.bind(after.id)})`);
   return c;
+}
+
+/**
+ * A search's page: the first `take` of `found` (sessions' `id, started_at`: a subquery or a
+ * CTE's name) in listing order, joined back to their sessions (`s`).
+ */
+function foundPage(c: Conditions, found: string, take: number): string {
+  return `SELECT ${PAGE_COLUMNS}
+         FROM (SELECT id FROM ${found} ORDER BY ${ORDER} LIMIT ${c.bind(take)}) page
+         JOIN sessions s ON s.organisation_id = $1 AND s.id = page.id
+        ORDER BY ${PAGE_ORDER}`;
 }
 
 /** The match as one condition on the words (`words`: a tsvector expression) or the id. */
@@ -210,18 +220,10 @@ export class SessionsRepository {
     const c = listingConditions(organisationId, filter, after);
     const size = c.bind(window);
     const matches = matchCondition(c, match, 'name_search', 'id');
-    return queryRows<SessionRow>(
-      db,
-      `SELECT ${PAGE_COLUMNS}
-         FROM (SELECT w.id
-                 FROM (SELECT id, started_at, name_search FROM sessions WHERE ${c.where.join(' AND ')}
-                        ORDER BY ${ORDER} LIMIT ${size}) w
-                WHERE ${matches}
-                ORDER BY ${ORDER} LIMIT ${c.bind(take)}) page
-         JOIN sessions s ON s.organisation_id = $1 AND s.id = page.id
-        ORDER BY ${PAGE_ORDER}`,
-      c.params,
-    );
+    const walk = `(SELECT id, started_at, name_search FROM sessions WHERE ${c.where.join(' AND ')}
+                    ORDER BY ${ORDER} LIMIT ${size}) w
+                  WHERE ${matches}`;
+    return queryRows<SessionRow>(db, foundPage(c, walk, take), c.params);
   }
 
   /**
@@ -268,10 +270,7 @@ export class SessionsRepository {
     return queryRows<SessionRow>(
       db,
       `WITH matches AS MATERIALIZED (SELECT id, started_at FROM sessions WHERE ${c.where.join(' AND ')})
-       SELECT ${PAGE_COLUMNS}
-         FROM (SELECT id FROM matches ORDER BY ${ORDER} LIMIT ${c.bind(take)}) page
-         JOIN sessions s ON s.organisation_id = $1 AND s.id = page.id
-        ORDER BY ${PAGE_ORDER}`,
+       ${foundPage(c, 'matches', take)}`,
       c.params,
     );
   }

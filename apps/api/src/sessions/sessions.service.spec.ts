@@ -19,6 +19,8 @@ import type { StartSessionCommand } from './start-session.command';
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const agent: ApiKeyActor = { type: 'api_key', id: 'k-1', name: 'nightly agent' };
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const byAgent = { organisationId: ORG, actor: agent, ip: null };
+const byAda = { organisationId: ORG, actor: ada, ip: null };
 const active: SessionRow = {
   id: 's-1',
   name: 'nightly',
@@ -233,7 +235,7 @@ describe('SessionsService', () => {
 
   it('ends with session.ended by the key; a member disconnects with session.disconnected; both send the session.ended webhook event', async () => {
     const byKey = setUp();
-    expect(await byKey.service.end(ORG, agent, 's-1', null)).toMatchObject({
+    expect(await byKey.service.end(byAgent, 's-1')).toMatchObject({
       status: 'ended',
       endedAt: '2026-11-22T10:01:30.000Z',
     });
@@ -242,7 +244,7 @@ describe('SessionsService', () => {
       { action: 'session.ended', actor: ['api_key', 'k-1', 'nightly agent'] },
     ]);
     const byMember = setUp({ close: jest.fn(async () => ({ ...ended, status: 'disconnected' })) });
-    await byMember.service.disconnect(ORG, ada, 's-1', null);
+    await byMember.service.disconnect(byAda, 's-1');
     expect(byMember.repository.close).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
@@ -262,7 +264,7 @@ describe('SessionsService', () => {
       close: jest.fn(async () => undefined),
       status: jest.fn(async () => 'disconnected'),
     });
-    await expect(twice.service.end(ORG, agent, 's-1', null)).rejects.toMatchObject({
+    await expect(twice.service.end(byAgent, 's-1')).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This session was disconnected.',
     });
@@ -272,7 +274,7 @@ describe('SessionsService', () => {
       close: jest.fn(async () => undefined),
       status: jest.fn(async () => undefined),
     });
-    await expect(elsewhere.service.disconnect(ORG, ada, 's-1', null)).rejects.toMatchObject({
+    await expect(elsewhere.service.disconnect(byAda, 's-1')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });

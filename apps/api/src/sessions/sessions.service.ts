@@ -22,6 +22,7 @@ import type { AppendSessionMessagesCommand } from './append-session-messages.com
 import type { SessionListResponse, SessionResponse } from './dto/session.response';
 import type { ListSessionsCommand } from './list-sessions.command';
 import type { StartSessionCommand } from './start-session.command';
+import type { KeyCall, MemberCall } from '../auth/caller';
 
 const DEFAULT_PAGE = 50;
 
@@ -130,22 +131,12 @@ export class SessionsService {
   }
 
   /** The agent ends its session (`session.ended`). */
-  end(
-    organisationId: string,
-    actor: ApiKeyActor,
-    id: string,
-    ip: string | null,
-  ): Promise<SessionResponse> {
+  end({ organisationId, actor, ip }: KeyCall, id: string): Promise<SessionResponse> {
     return this.finish(organisationId, actor, id, 'ended', ip);
   }
 
   /** A member disconnects a session from the dashboard (`session.disconnected`; its webhook event is `session.ended`). */
-  disconnect(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    ip: string | null,
-  ): Promise<SessionResponse> {
+  disconnect({ organisationId, actor, ip }: MemberCall, id: string): Promise<SessionResponse> {
     return this.finish(organisationId, actor, id, 'disconnected', ip);
   }
 

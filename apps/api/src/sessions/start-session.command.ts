@@ -1,4 +1,4 @@
-import type { ApiKeyActor } from '@interlock/domain';
+import type { KeyCall } from '../auth/caller';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 
 /**
@@ -6,13 +6,10 @@ import type { IdempotentRequest } from '../idempotency/idempotency.service';
  * controller from its DTO and by the MCP backend from its tool's arguments (each validated at its
  * own edge). Plain values: no HTTP, no decorators.
  */
-export interface StartSessionCommand {
-  organisationId: string;
-  actor: ApiKeyActor;
+export interface StartSessionCommand extends KeyCall {
   name: string;
   externalId: string | null;
   metadata: Record<string, unknown> | null;
   /** The request's Idempotency-Key, when it has one (MCP calls do not). */
   idempotency?: IdempotentRequest;
-  ip: string | null;
 }

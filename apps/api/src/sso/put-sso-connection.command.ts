@@ -1,4 +1,4 @@
-import type { MemberActor, Permission } from '@interlock/domain';
+import type { GranterCall } from '../auth/caller';
 
 /** The organisation's OpenID Connect provider and who may sign in through it (SPEC §8f). */
 export interface SsoConnectionSettings {
@@ -14,11 +14,8 @@ export interface SsoConnectionSettings {
 /**
  * Set up or change the organisation's single sign-on: the input of `SsoSettingsService.put`,
  * built by the REST controller from its validated body (the `PutSsoConnectionDto` is a
- * `SsoConnectionSettings`) and the member's `granterOf`.
+ * `SsoConnectionSettings`) and the member's `@GranterCaller()`.
  */
-export interface PutSsoConnectionCommand {
-  organisationId: string;
-  granter: { actor: MemberActor; permissions: ReadonlySet<Permission> };
+export interface PutSsoConnectionCommand extends GranterCall {
   connection: SsoConnectionSettings;
-  ip: string | null;
 }

@@ -9,9 +9,9 @@ import { LOGGER } from '../logging/logger.module';
 import { Mailer } from '../mail/mailer';
 import { listCurrentMembers } from '../members/memberships.repository';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
-import { renderAccountMail, type AccountMailName } from '../users/account-mail';
+import { describeInterval, renderAccountMail, type AccountMailName } from '../users/account-mail';
 import { challengeRecordName, challengeRecordValue, SsoDomainDns } from './sso-domain-dns';
-import { SsoRepository, type DueDomainCheck } from './sso.repository';
+import { SsoRepository, type DueDomainCheck, type RecheckRun } from './sso.repository';
 
 /** Proven domains looked up per run at most: the next run (an hour on) carries on. */
 export const RECHECK_BATCH = 50;
@@ -19,7 +19,10 @@ export const RECHECK_BATCH = 50;
 /** The service's own decisions in the audit log (SPEC §7): no member, no key. */
 const SYSTEM: AuditActorRef = { type: 'system', id: null, name: 'Interlock' };
 
-/** What became of a proven domain at a periodic look-up. */
+/**
+ * What became of a proven domain at a periodic look-up (`skipped`: nothing recorded — the
+ * provider is gone, or another run claimed or recorded the domain meanwhile).
+ */
 export type RecheckOutcome = 'found' | 'missing' | 'unverified' | 'unreachable' | 'skipped';
 
 /**
@@ -28,8 +31,9 @@ export type RecheckOutcome = 'found' | 'missing' | 'unverified' | 'unreachable' 
  * Found: nothing changes. Not found (or holding another token): counted; the Owners are warned
  * at the first miss; at `SSO_DOMAIN_RECHECK_FAILURES` misses in a row the proof is withdrawn
  * (`settings.sso_domain_unverified`, actor `system`) and the Owners are emailed; its links stay,
- * signing nobody in until the organisation proves the domain again. A resolver that does not answer says nothing
- * about the record: nothing is counted, and the domain is looked up again at the next run.
+ * signing nobody in until the organisation proves the domain again. A resolver that does not answer says
+ * nothing about the record: nothing is counted, and the domain is looked up again at the next run —
+ * after the due domains attempted longer ago, since every attempt is stamped.
  */
 @Injectable()
 export class SsoDomainRecheck {
@@ -43,23 +47,24 @@ export class SsoDomainRecheck {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Looks up the proven domains due at `now` (at most `RECHECK_BATCH`); each one's outcome. */
-  async recheckDue(now: Date): Promise<Map<string, RecheckOutcome>> {
+  /**
+   * Looks up the proven domains due at `now`, at most `limit` (`RECHECK_BATCH`; tests pass less),
+   * the longest unattempted first; each one's outcome, in that order.
+   */
+  async recheckDue(now: Date, limit = RECHECK_BATCH): Promise<Map<string, RecheckOutcome>> {
     const { domainRecheckIntervalMs: interval } = this.config.sso;
-    const due = await this.sso.dueDomainChecks(
-      this.dataSource,
-      new Date(now.getTime() - interval),
-      RECHECK_BATCH,
-    );
+    const run: RecheckRun = { at: now, dueBefore: new Date(now.getTime() - interval) };
+    const due = await this.sso.claimDueDomainChecks(this.dataSource, run, limit);
     const outcomes = new Map<string, RecheckOutcome>();
     for (const check of due) {
-      const outcome = await this.recheck(check, now);
+      const outcome = await this.recheck(check, run);
       outcomes.set(`${check.organisation_id}/${check.domain}`, outcome);
     }
     return outcomes;
   }
 
-  private async recheck(check: DueDomainCheck, now: Date): Promise<RecheckOutcome> {
+  private async recheck(check: DueDomainCheck, run: RecheckRun): Promise<RecheckOutcome> {
+    const now = run.at;
     const looked = await this.dns.lookUp(check.domain, check.verification_token);
     if (looked.outcome === 'unreachable') {
       this.logger.warn(
@@ -74,7 +79,7 @@ export class SsoDomainRecheck {
       // The provider first, then its domain: the order sign-ins and settings changes lock them in.
       if ((await this.sso.read(tx, check.organisation_id, 'FOR UPDATE')) === undefined)
         return undefined;
-      const failed = await this.sso.recordDomainCheck(tx, check, found, now);
+      const failed = await this.sso.recordDomainCheck(tx, check, found, run);
       if (failed === undefined || failed < threshold) return failed;
       await this.sso.unverifyDomain(tx, check.organisation_id, check.domain);
       const organisation = await this.organisations.read(tx, check.organisation_id);
@@ -134,15 +139,4 @@ export class SsoDomainRecheck {
       }
     }
   }
-}
-
-/** `86400000` → `1 day`, `21600000` → `6 hours`, `90000` → `1.5 minutes`. */
-export function describeInterval(ms: number): string {
-  const [amount, unit] =
-    ms % 86_400_000 === 0
-      ? [ms / 86_400_000, 'day']
-      : ms % 3_600_000 === 0
-        ? [ms / 3_600_000, 'hour']
-        : [Math.round(ms / 6_000) / 10, 'minute'];
-  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }

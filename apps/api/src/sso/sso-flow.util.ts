@@ -1,4 +1,4 @@
-import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+import { ExpiringSeal } from '../auth/expiring-seal.util';
 
 /** How long a started single sign-on may take at the provider (its cookie's life). */
 export const SSO_FLOW_MINUTES = 10;
@@ -18,28 +18,9 @@ export interface SsoFlow {
   readonly expiresAt: number;
 }
 
-const AAD = 'sso-flow';
-
-export class SsoFlowSeal {
-  private readonly box: WebhookSecretBox;
-
+/** The cookie's value: the flow, or undefined when it was altered, sealed under another secret, or expired. */
+export class SsoFlowSeal extends ExpiringSeal<SsoFlow> {
   constructor(serverSecret: string) {
-    this.box = new WebhookSecretBox(serverSecret, 'sso-flows/v1');
-  }
-
-  seal(flow: SsoFlow): string {
-    return this.box.seal(JSON.stringify(flow), AAD, AAD).toString('base64url');
-  }
-
-  /** The flow, or undefined when the value was altered, sealed under another secret, or expired. */
-  open(sealed: string | undefined, now = Date.now()): SsoFlow | undefined {
-    if (sealed === undefined || !/^[A-Za-z0-9_-]{40,2000}$/.test(sealed)) return undefined;
-    let flow: SsoFlow;
-    try {
-      flow = JSON.parse(this.box.open(Buffer.from(sealed, 'base64url'), AAD, AAD)) as SsoFlow;
-    } catch {
-      return undefined;
-    }
-    return flow.expiresAt > now ? flow : undefined;
+    super(serverSecret, 'sso-flows/v1', 'sso-flow', 2000);
   }
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, isPermission, type MemberActor } from '@interlock/domain';
+import { DomainError, isPermission } from '@interlock/domain';
+import type { MemberCall } from '../auth/caller';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
@@ -84,7 +85,8 @@ export class SsoSettingsService {
 
   async put({
     organisationId,
-    granter,
+    actor,
+    permissions,
     connection: dto,
     ip,
   }: PutSsoConnectionCommand): Promise<SsoSettingsResponse> {
@@ -110,7 +112,7 @@ export class SsoSettingsService {
       if (role === undefined) throw DomainError.of('NOT_FOUND');
       if (role.built_in === 'owner') throw invalid(SSO_SETTINGS_MESSAGES.ownerRole);
       // No privilege escalation: whoever sets it up could not grant more by inviting.
-      assertHoldsAll(granter.permissions, role.permissions.filter(isPermission));
+      assertHoldsAll(permissions, role.permissions.filter(isPermission));
       const previous = await this.sso.read(tx, organisationId, 'FOR UPDATE');
       if (
         previous?.require_sso === true &&
@@ -132,7 +134,7 @@ export class SsoSettingsService {
       await writeAuditEntry(tx, {
         organisationId,
         action: 'settings.sso_configured',
-        actor: granter.actor,
+        actor,
         target: { type: 'organisation', id: organisationId, name: organisation?.name ?? '' },
         metadata: {
           connected: previous === undefined,
@@ -155,10 +157,8 @@ export class SsoSettingsService {
    * token, records the proof (audited). A domain proven already answers as it is.
    */
   async verifyDomain(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     domain: string,
-    ip: string | null,
   ): Promise<SsoSettingsResponse> {
     const row = await this.sso.read(this.dataSource, organisationId);
     const named = (await this.sso.domainsOf(this.dataSource, organisationId)).find(
@@ -219,10 +219,8 @@ export class SsoSettingsService {
    * Setting what is already set changes and audits nothing.
    */
   async setRequirement(
-    organisationId: string,
-    actor: MemberActor,
+    { organisationId, actor, ip }: MemberCall,
     requireSso: boolean,
-    ip: string | null,
   ): Promise<SsoSettingsResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const current = await this.sso.read(tx, organisationId, 'FOR UPDATE');
@@ -245,7 +243,7 @@ export class SsoSettingsService {
     return this.answer(this.dataSource, row);
   }
 
-  async remove(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
+  async remove({ organisationId, actor, ip }: MemberCall): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const removed = await this.sso.delete(tx, organisationId);
       if (removed === undefined) throw DomainError.of('NOT_FOUND');

@@ -7,11 +7,19 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
+import { admitByInvitation } from '../invitations/invitation-admission.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { recordEmailProven } from '../users/email-verification.service';
-import { findUser, findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
+import {
+  findUser,
+  findUserByEmail,
+  findUserWithPassword,
+  insertUser,
+  normaliseEmail,
+} from '../users/users.repository';
+import { isPasswordHash } from '../auth/password.util';
 import type { SignedIn } from '../auth/auth.service';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { oidc, reasonOf, SsoClients } from './sso-clients';
@@ -218,8 +226,10 @@ export class SsoSignInService {
       return {
         signedIn: { session, body: { ...joined, organisations: [joined.organisation] } },
         linked: person.linked,
+        userId: person.id,
       };
     });
+    await this.rememberAddress(signedIn.userId, ip);
     if (signedIn.linked !== undefined) {
       const linked = signedIn.linked;
       this.afterAnswer.run('single sign-on linked email', async () => {
@@ -237,6 +247,18 @@ export class SsoSignInService {
       });
     }
     return signedIn.signedIn;
+  }
+
+  /**
+   * The provider signed the account's owner in from `ip`: like a password sign-in there, it makes
+   * the address known to the account for its current password, so the sign-in backstop does not
+   * refuse a password sign-in from it (SPEC §8b, §8f). An account without a password has nothing
+   * the backstop guards: nothing is remembered (a password a reset sets later starts afresh).
+   */
+  private async rememberAddress(userId: string, ip: string | null): Promise<void> {
+    const user = await findUserWithPassword(this.dataSource.manager, userId);
+    if (user === undefined || !isPasswordHash(user.password_hash)) return;
+    await this.limiter.addressProven(normaliseEmail(user.email), ip, user.password_hash);
   }
 
   /**
@@ -307,23 +329,8 @@ export class SsoSignInService {
     const organisationId = connection.organisation_id;
     const invitation = await this.invitations.lockPendingByEmail(tx, organisationId, who.email);
     if (invitation !== undefined) {
-      const joined = await beginMembership(tx, organisationId, who.id, invitation.role_id);
-      if (joined === 'already') return;
-      await this.invitations.markAccepted(tx, organisationId, invitation.id);
-      await writeAuditEntry(tx, {
-        organisationId,
-        action: 'member.joined',
-        actor: { type: 'member', id: who.id, name: who.name },
-        target: { type: 'user', id: who.id, name: who.name },
-        metadata: {
-          invitationId: invitation.id,
-          email: invitation.email,
-          roleId: invitation.role_id,
-          role: invitation.role_name,
-          ...(joined === 'rejoined' ? { rejoined: true as const } : {}),
-        },
-        ipAddress: who.ip,
-      });
+      const person = { userId: who.id, name: who.name, ip: who.ip };
+      await admitByInvitation(tx, this.invitations, invitation, person);
       return;
     }
     const role = await this.roles.lock(

@@ -1,17 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { GranterCall, MemberCall } from '../auth/caller';
 import {
   ClientIp,
   CurrentMember,
   CurrentUser,
+  GranterCaller,
+  MemberCaller,
 } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import {
-  granterOf,
-  memberActorOf,
-  type MemberPrincipal,
-  type UserPrincipal,
-} from '../auth/principal';
+import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { HttpRequest, HttpResponse } from '../http/platform';
@@ -125,16 +123,10 @@ export class SsoSettingsController {
     ok: SsoSettingsResponse,
   })
   put(
-    @CurrentMember() member: MemberPrincipal,
+    @GranterCaller() caller: GranterCall,
     @Body() body: PutSsoConnectionDto,
-    @ClientIp() ip: string | null,
   ): Promise<SsoSettingsResponse> {
-    return this.settings.put({
-      organisationId: member.organisationId,
-      granter: granterOf(member),
-      connection: body,
-      ip,
-    });
+    return this.settings.put({ connection: body, ...caller });
   }
 
   @Put('requirement')
@@ -148,16 +140,10 @@ export class SsoSettingsController {
     ok: SsoSettingsResponse,
   })
   putRequirement(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: PutSsoRequirementDto,
-    @ClientIp() ip: string | null,
   ): Promise<SsoSettingsResponse> {
-    return this.settings.setRequirement(
-      member.organisationId,
-      memberActorOf(member),
-      body.requireSso,
-      ip,
-    );
+    return this.settings.setRequirement(caller, body.requireSso);
   }
 
   @Post('domains/verify')
@@ -172,16 +158,10 @@ export class SsoSettingsController {
     ok: SsoSettingsResponse,
   })
   verifyDomain(
-    @CurrentMember() member: MemberPrincipal,
+    @MemberCaller() caller: MemberCall,
     @Body() body: VerifySsoDomainDto,
-    @ClientIp() ip: string | null,
   ): Promise<SsoSettingsResponse> {
-    return this.settings.verifyDomain(
-      member.organisationId,
-      memberActorOf(member),
-      body.domain,
-      ip,
-    );
+    return this.settings.verifyDomain(caller, body.domain);
   }
 
   @Delete()
@@ -192,11 +172,8 @@ export class SsoSettingsController {
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',
   })
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    await this.settings.remove(member.organisationId, memberActorOf(member), ip);
+  async remove(@MemberCaller() caller: MemberCall): Promise<void> {
+    await this.settings.remove(caller);
   }
 }
 

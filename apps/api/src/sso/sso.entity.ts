@@ -93,6 +93,13 @@ export class SsoDomainEntity {
   /** Periodic look-ups in a row that did not find the record; enough of them withdraw the proof. */
   @Column('integer', { default: 0 })
   failedChecks!: number;
+
+  /**
+   * When a periodic run last claimed the domain to look it up, answered or not: runs take the
+   * longest-unattempted first, and record a look-up only while their claim is the latest.
+   */
+  @Column('timestamptz', { nullable: true })
+  lastAttemptedAt!: Date | null;
 }
 
 /** A provider's subject (`iss`, `sub`) linked to a user, per organisation. */

@@ -33,6 +33,13 @@ export interface DueDomainCheck {
   verification_token: string;
 }
 
+/** One run of the periodic re-check: its time, and the last look-up a domain due then had. */
+export interface RecheckRun {
+  at: Date;
+  /** `at` less `SSO_DOMAIN_RECHECK_INTERVAL`. */
+  dueBefore: Date;
+}
+
 const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, require_sso, verified_at, created_at, updated_at`;
 
 /**
@@ -187,7 +194,8 @@ export class SsoRepository {
     if (row.verified_at !== null) return 'already';
     try {
       await tx.query(
-        `UPDATE sso_domains SET verified_at = now(), last_checked_at = NULL, failed_checks = 0
+        `UPDATE sso_domains
+            SET verified_at = now(), last_checked_at = NULL, last_attempted_at = NULL, failed_checks = 0
           WHERE organisation_id = $1 AND domain = $2`,
         [organisationId, domain],
       );
@@ -346,39 +354,67 @@ export class SsoRepository {
   }
 
   /**
-   * Proven domains last looked up (or proven) at or before `before`, the longest unchecked
-   * first, at most `limit`.
+   * Claims for the run at `run.at` the proven domains last looked up (or proven) at or before
+   * `run.dueBefore`, at most `limit`: the longest unattempted first (an attempt whose name server
+   * did not answer counts, so silent domains do not come first at every run and hold the others
+   * back), each stamped `last_attempted_at = run.at`. A domain another transaction holds at that
+   * moment (a sign-in's, a settings change's) is skipped and comes first next run: waiting for it
+   * could deadlock with a transaction that holds its provider and waits for another domain.
    */
-  dueDomainChecks(db: Queryable, before: Date, limit: number): Promise<DueDomainCheck[]> {
-    return queryRows<DueDomainCheck>(
+  async claimDueDomainChecks(
+    db: Queryable,
+    run: RecheckRun,
+    limit: number,
+  ): Promise<DueDomainCheck[]> {
+    const rows = await queryRows<DueDomainCheck & { waiting_since: Date }>(
       db,
-      `SELECT organisation_id, domain, verification_token FROM sso_domains
-        WHERE verified_at IS NOT NULL AND coalesce(last_checked_at, verified_at) <= $1
-        ORDER BY coalesce(last_checked_at, verified_at), domain
-        LIMIT $2`,
-      [before, limit],
+      `WITH due AS (
+         SELECT organisation_id, domain, coalesce(last_attempted_at, last_checked_at, verified_at) AS waiting_since
+           FROM sso_domains
+          WHERE verified_at IS NOT NULL AND coalesce(last_checked_at, verified_at) <= $1
+          ORDER BY waiting_since, domain
+          LIMIT $3
+          FOR UPDATE SKIP LOCKED)
+       UPDATE sso_domains d SET last_attempted_at = $2
+         FROM due WHERE d.organisation_id = due.organisation_id AND d.domain = due.domain
+       RETURNING d.organisation_id, d.domain, d.verification_token, due.waiting_since`,
+      [run.dueBefore, run.at, limit],
     );
+    return rows
+      .sort(
+        (a, b) =>
+          a.waiting_since.getTime() - b.waiting_since.getTime() || a.domain.localeCompare(b.domain),
+      )
+      .map(({ organisation_id, domain, verification_token }) => ({
+        organisation_id,
+        domain,
+        verification_token,
+      }));
   }
 
   /**
-   * Records a look-up of a proven domain made at `at`: its record found clears the count of
-   * failed look-ups, not found adds one. Answers the count, or undefined when the domain is no
-   * longer proven with `token` (removed, or named again with a new token, meanwhile).
+   * Records the look-up of a proven domain claimed by the run at `run.at`: its record found
+   * clears the count of failed look-ups, not found adds one. Counted only while the domain is
+   * still due and the run's claim the latest — a run that outlasted its interval, whose domain
+   * another run claimed or recorded meanwhile, counts nothing (one look-up counts once). Answers
+   * the count, or undefined when nothing was recorded (that, or the domain is no longer proven
+   * with `token`: removed, or named again with a new token, meanwhile).
    */
   async recordDomainCheck(
     tx: Queryable,
     check: DueDomainCheck,
     found: boolean,
-    at: Date,
+    run: RecheckRun,
   ): Promise<number | undefined> {
     const [row] = await queryRows<{ failed_checks: number }>(
       tx,
       `UPDATE sso_domains
-          SET last_checked_at = $4, failed_checks = CASE WHEN $5 THEN 0 ELSE failed_checks + 1 END
+          SET last_checked_at = $4, failed_checks = CASE WHEN $6 THEN 0 ELSE failed_checks + 1 END
         WHERE organisation_id = $1 AND domain = $2 AND verification_token = $3
-          AND verified_at IS NOT NULL
+          AND verified_at IS NOT NULL AND last_attempted_at = $4
+          AND coalesce(last_checked_at, verified_at) <= $5
        RETURNING failed_checks`,
-      [check.organisation_id, check.domain, check.verification_token, at, found],
+      [check.organisation_id, check.domain, check.verification_token, run.at, run.dueBefore, found],
     );
     return row?.failed_checks;
   }
@@ -390,7 +426,8 @@ export class SsoRepository {
    */
   async unverifyDomain(tx: Queryable, organisationId: string, domain: string): Promise<void> {
     await tx.query(
-      `UPDATE sso_domains SET verified_at = NULL, last_checked_at = NULL, failed_checks = 0
+      `UPDATE sso_domains
+          SET verified_at = NULL, last_checked_at = NULL, last_attempted_at = NULL, failed_checks = 0
         WHERE organisation_id = $1 AND domain = $2`,
       [organisationId, domain],
     );

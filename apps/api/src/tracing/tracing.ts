@@ -1,14 +1,5 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import { context, type Span } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { markTracingEnabled, requestSpanNaming } from './spans';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { markTracingEnabled } from './spans';
 
 /**
  * OpenTelemetry traces (SPEC §8g), on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or
@@ -19,8 +10,9 @@ import { markTracingEnabled, requestSpanNaming } from './spans';
  * caller's W3C `traceparent` continued), each SQL statement made within a traced request or job,
  * each periodic job run, each webhook and notification delivery (the webhook's request carries
  * `traceparent`). Started by `startTracing` before anything loads `pg` or serves HTTP
- * (`tracing/start.ts`, the first import of `main.ts`); only `main.ts` loads this SDK side, the
- * rest of the service uses `spans.ts`. Off, nothing is patched.
+ * (`tracing/start.ts`, the first import of `main.ts`), which loads the SDK side
+ * (`tracing-sdk.ts`) only then; the rest of the service uses `spans.ts`. Off, nothing is patched
+ * and the SDK is never loaded.
  */
 
 let provider: NodeTracerProvider | undefined;
@@ -38,28 +30,11 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
 export function startTracing(env: NodeJS.ProcessEnv): boolean {
   if (provider !== undefined) return true;
   if (!tracingWanted(env)) return false;
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'interlock-api' }).merge(
-      detectResources({ detectors: [envDetector] }),
-    ),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
-  provider.register();
+  // Loaded now, synchronously (before anything loads `pg` or `http`), and only now: without
+  // traces the SDK is never loaded.
+  const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  provider = sdk.startTracingSdk();
   markTracingEnabled(true);
-  registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [
-      new HttpInstrumentation({
-        // The metrics listener's scrapes are not traced (the API port answers /metrics 404 anyway).
-        ignoreIncomingRequestHook: (req) => (req.url ?? '').split('?')[0] === '/metrics',
-        requestHook: (span, request) =>
-          isIncoming(request) ? nameServerSpan(span, request) : redactClientSpan(span),
-      }),
-      // Only statements of a traced request, job or delivery: the workers' polling stays out.
-      new PgInstrumentation({ requireParentSpan: true }),
-    ],
-  });
   return true;
 }
 
@@ -69,54 +44,4 @@ export async function stopTracing(): Promise<void> {
   provider = undefined;
   markTracingEnabled(false);
   await stopping?.shutdown();
-}
-
-function isIncoming(request: ClientRequest | IncomingMessage): request is IncomingMessage {
-  return (
-    (request as IncomingMessage).headers !== undefined &&
-    typeof (request as ClientRequest).setHeader !== 'function'
-  );
-}
-
-/** URL attributes as the semantic conventions name them, old and stable. */
-const URL_ATTRIBUTES = ['http.url', 'http.target', 'url.full', 'url.path', 'url.query'] as const;
-
-/**
- * A request's span: named `METHOD /route/:template` when the path matches a declared route (the
- * instrumentation renames it from the RPC metadata when the response ends), and its URL
- * attributes redacted as the log redacts them (invitation tokens, API keys, credentials in the query).
- */
-function nameServerSpan(span: Span, request: IncomingMessage): void {
-  const url = request.url ?? '/';
-  const naming = requestSpanNaming();
-  const route = naming.route(request.method ?? 'GET', url);
-  const metadata = getRPCMetadata(context.active());
-  if (route !== undefined && metadata?.type === RPCType.HTTP) metadata.route = route;
-  // `url.query` comes without its `?`: redacted as the query of a URL.
-  rewriteUrlAttributes(span, (value, key) =>
-    key === 'url.query' ? naming.redactUrl(`/?${value}`).slice(2) : naming.redactUrl(value),
-  );
-}
-
-/** An outgoing request (a webhook delivery): its URL may carry the receiver's secret; keep its origin. */
-function redactClientSpan(span: Span): void {
-  rewriteUrlAttributes(span, (value, key) => {
-    if (key === 'http.url' || key === 'url.full') {
-      try {
-        return `${new URL(value).origin}/[redacted]`;
-      } catch {
-        return '[redacted]';
-      }
-    }
-    return '[redacted]';
-  });
-}
-
-function rewriteUrlAttributes(span: Span, rewrite: (value: string, key: string) => string): void {
-  const attributes = (span as unknown as { attributes?: Record<string, unknown> }).attributes;
-  if (attributes === undefined) return;
-  for (const key of URL_ATTRIBUTES) {
-    const value = attributes[key];
-    if (typeof value === 'string') span.setAttribute(key, rewrite(value, key));
-  }
 }

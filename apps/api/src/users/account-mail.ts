@@ -118,6 +118,25 @@ If this was not you, undo it: the link gives the account this address back, lets
 This wasn't me: {{url}}
 `,
   },
+  signInBackstopSpent: {
+    subject: 'Sign-ins to your Interlock account are refused from new addresses for now',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Someone may be guessing your password</h1>
+<p>Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins with a wrong password were made within {{window}} from addresses where you have not signed in lately. Nobody got in through them.</p>
+<p>Until about {{until}} (UTC), sign-ins from such new addresses are refused, even with the right password. Where you signed in with your password or with single sign-on lately, you still sign in as usual.</p>
+<p>If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again.</p>
+<p><a href="{{resetUrl}}" style="${BUTTON}">Choose a new password</a></p>
+<p style="color:#57606a;font-size:13px">Two-factor sign-in (Settings → Security) keeps a guessed password from being enough. This email is sent at most once every {{window}}.</p>`),
+    text: `Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins with a wrong password were made within {{window}} from addresses where you have not signed in lately. Nobody got in through them.
+
+Until about {{until}} (UTC), sign-ins from such new addresses are refused, even with the right password. Where you signed in with your password or with single sign-on lately, you still sign in as usual.
+
+If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again.
+
+Choose a new password: {{resetUrl}}
+
+Two-factor sign-in (Settings → Security) keeps a guessed password from being enough. This email is sent at most once every {{window}}.
+`,
+  },
   ssoLinked: {
     subject: 'Your Interlock account now signs in with {{organisationName}}’s single sign-on',
     html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Single sign-on linked to your account</h1>
@@ -190,4 +209,15 @@ export function renderAccountMail(
   const t = templates(name);
   const subject = t.subject(values);
   return { to, subject, text: t.text(values), html: t.html({ ...values, subject }) };
+}
+
+/** A duration as an email says it: `86400000` → `1 day`, `21600000` → `6 hours`, `90000` → `1.5 minutes`. */
+export function describeInterval(ms: number): string {
+  const [amount, unit] =
+    ms % 86_400_000 === 0
+      ? [ms / 86_400_000, 'day']
+      : ms % 3_600_000 === 0
+        ? [ms / 3_600_000, 'hour']
+        : [Math.round(ms / 6_000) / 10, 'minute'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }

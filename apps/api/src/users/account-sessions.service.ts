@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
 import type { UserPrincipal } from '../auth/principal';
+import type { UserCall } from '../auth/caller';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -41,7 +42,7 @@ export class AccountSessionsService {
   }
 
   /** Ends one of the person's sessions (this one too, which signs them out); 404 when it is none of theirs. */
-  async revoke(user: UserPrincipal, signInSessionId: string, ip: string | null): Promise<void> {
+  async revoke({ user, ip }: UserCall, signInSessionId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       if (!(await this.signIns.revokeOfUser(tx, user.userId, signInSessionId)))
         throw DomainError.of('NOT_FOUND');
@@ -50,7 +51,7 @@ export class AccountSessionsService {
   }
 
   /** Ends every session of the person but this one; how many ended. */
-  async revokeOthers(user: UserPrincipal, ip: string | null): Promise<number> {
+  async revokeOthers({ user, ip }: UserCall): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
       const count = await this.signIns.revokeAllOfUser(tx, user.userId, user.signInSessionId);
       if (count > 0) await this.audit(tx, user, { scope: 'others', count }, ip);

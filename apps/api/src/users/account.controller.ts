@@ -5,7 +5,8 @@ import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { AccountSessionsService } from './account-sessions.service';
 import { AccountSignInSessionsResponse } from './dto/sign-in-sessions.response';
-import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
+import type { UserCall } from '../auth/caller';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import type { UserPrincipal } from '../auth/principal';
@@ -55,12 +56,11 @@ export class AccountController {
     ok: AccountResponse,
   })
   async updateProfile(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: UpdateProfileDto,
-    @ClientIp() ip: string | null,
   ): Promise<AccountResponse> {
-    await this.profile.rename(user, body.name, ip);
-    return this.me(user);
+    await this.profile.rename(caller, body.name);
+    return this.me(caller.user);
   }
 
   @Post('email')
@@ -75,12 +75,11 @@ export class AccountController {
   })
   @ApiAcceptedResponse({ type: EmailChangePendingResponse })
   changeEmail(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: ChangeEmailDto,
-    @ClientIp() ip: string | null,
   ): Promise<EmailChangePendingResponse> {
-    refuseUnderSso(user, 'changeEmail');
-    return this.emailChange.request(user, body.email, body.password, ip);
+    refuseUnderSso(caller.user, 'changeEmail');
+    return this.emailChange.request(caller, body.email, body.password);
   }
 
   @Post('password')
@@ -92,12 +91,11 @@ export class AccountController {
   })
   @NoContent('Changed.')
   async changePassword(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: ChangePasswordDto,
-    @ClientIp() ip: string | null,
   ): Promise<void> {
-    refuseUnderSso(user, 'changePassword');
-    await this.passwords.change(user, body.currentPassword, body.newPassword, ip);
+    refuseUnderSso(caller.user, 'changePassword');
+    await this.passwords.change(caller, body.currentPassword, body.newPassword);
   }
 
   @Post('email-verification')
@@ -133,12 +131,9 @@ export class AccountController {
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
   })
   @NoContent('Ended (none is fine).')
-  async revokeOthers(
-    @CurrentUser() user: UserPrincipal,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    refuseUnderSso(user, 'endSessions');
-    await this.sessions.revokeOthers(user, ip);
+  async revokeOthers(@UserCaller() caller: UserCall): Promise<void> {
+    refuseUnderSso(caller.user, 'endSessions');
+    await this.sessions.revokeOthers(caller);
   }
 
   @Delete('sessions/:id')
@@ -149,14 +144,14 @@ export class AccountController {
   })
   @NoContent('Ended.')
   async revokeSession(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @IdParam() id: string,
-    @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<void> {
+    const here = id === caller.user.signInSessionId;
     // Signing out here is always allowed; ending another session is not, under single sign-on.
-    if (id !== user.signInSessionId) refuseUnderSso(user, 'endSessions');
-    await this.sessions.revoke(user, id, ip);
-    if (id === user.signInSessionId) this.cookies.clear(res);
+    if (!here) refuseUnderSso(caller.user, 'endSessions');
+    await this.sessions.revoke(caller, id);
+    if (here) this.cookies.clear(res);
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
 import { hashPassword } from '../auth/password.util';
-import type { UserPrincipal } from '../auth/principal';
+import type { UserCall } from '../auth/caller';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -80,10 +80,9 @@ export class EmailChangeService {
    * lookup and the email happen after the answer. A new request retires the earlier links.
    */
   async request(
-    signedIn: UserPrincipal,
+    { user: signedIn, ip }: UserCall,
     newEmail: string,
     password: string,
-    ip: string | null,
   ): Promise<{ email: string }> {
     const email = normaliseEmail(newEmail);
     await this.verification.assertVerified(this.dataSource.manager, signedIn.userId, 'changeEmail');

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
 import { hashPassword, verifyPassword } from '../auth/password.util';
 import type { UserPrincipal } from '../auth/principal';
+import type { UserCall } from '../auth/caller';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -109,10 +110,9 @@ export class PasswordsService {
    * as a failed sign-in of the account (the same throttle), so this is no way around it.
    */
   async change(
-    signedIn: UserPrincipal,
+    { user: signedIn, ip }: UserCall,
     currentPassword: string,
     newPassword: string,
-    ip: string | null,
   ): Promise<void> {
     if (currentPassword === newPassword) throw new DomainError('VALIDATION_FAILED', SAME_PASSWORD);
     const user = await this.confirmCurrent(signedIn, currentPassword, ip);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
-import type { UserPrincipal } from '../auth/principal';
+import type { UserCall } from '../auth/caller';
 import { auditAccountEvent } from './account-audit';
 import { findUser, renameUser } from './users.repository';
 
@@ -14,7 +14,7 @@ export class ProfileService {
    * Renames the signed-in person (trimmed), audited `member.renamed` in each of their
    * organisations; the same name again changes and writes nothing.
    */
-  async rename(signedIn: UserPrincipal, name: string, ip: string | null): Promise<void> {
+  async rename({ user: signedIn, ip }: UserCall, name: string): Promise<void> {
     const to = name.trim();
     await this.dataSource.transaction(async (tx) => {
       const from = await renameUser(tx, signedIn.userId, to);

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
+import type { UserCall } from '../auth/caller';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
@@ -46,12 +47,11 @@ export class TwoFactorController {
     ok: TwoFactorSetupResponse,
   })
   startSetup(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: TwoFactorPasswordDto,
-    @ClientIp() ip: string | null,
   ): Promise<TwoFactorSetupResponse> {
-    refuseUnderSso(user, 'twoFactor');
-    return this.twoFactor.startSetup(user, body.password, ip);
+    refuseUnderSso(caller.user, 'twoFactor');
+    return this.twoFactor.startSetup(caller, body.password);
   }
 
   @Post('confirm')
@@ -64,12 +64,11 @@ export class TwoFactorController {
     ok: RecoveryCodesResponse,
   })
   confirmSetup(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: TwoFactorConfirmDto,
-    @ClientIp() ip: string | null,
   ): Promise<RecoveryCodesResponse> {
-    refuseUnderSso(user, 'twoFactor');
-    return this.twoFactor.confirmSetup(user, body.code, ip);
+    refuseUnderSso(caller.user, 'twoFactor');
+    return this.twoFactor.confirmSetup(caller, body.code);
   }
 
   @Post('disable')
@@ -80,13 +79,9 @@ export class TwoFactorController {
       'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
   })
   @NoContent('Off: sign-in asks for the password alone.')
-  async disable(
-    @CurrentUser() user: UserPrincipal,
-    @Body() body: TwoFactorDisableDto,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
-    refuseUnderSso(user, 'twoFactor');
-    await this.twoFactor.disable(user, body.password, body.code, ip);
+  async disable(@UserCaller() caller: UserCall, @Body() body: TwoFactorDisableDto): Promise<void> {
+    refuseUnderSso(caller.user, 'twoFactor');
+    await this.twoFactor.disable(caller, body.password, body.code);
   }
 
   @Post('recovery-codes')
@@ -99,11 +94,10 @@ export class TwoFactorController {
     ok: RecoveryCodesResponse,
   })
   regenerate(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: TwoFactorPasswordDto,
-    @ClientIp() ip: string | null,
   ): Promise<RecoveryCodesResponse> {
-    refuseUnderSso(user, 'twoFactor');
-    return this.twoFactor.regenerateRecoveryCodes(user, body.password, ip);
+    refuseUnderSso(caller.user, 'twoFactor');
+    return this.twoFactor.regenerateRecoveryCodes(caller, body.password);
   }
 }

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@interlock/domain';
-import type { UserPrincipal } from '../auth/principal';
+import type { UserCall } from '../auth/caller';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
@@ -84,11 +84,7 @@ export class TwoFactorService {
    * A new secret for the person's app (a set-up not yet confirmed is replaced); 403
    * EMAIL_NOT_VERIFIED first where verification is required and the address is unproven.
    */
-  async startSetup(
-    user: UserPrincipal,
-    password: string,
-    ip: string | null,
-  ): Promise<TwoFactorSetupResponse> {
+  async startSetup({ user, ip }: UserCall, password: string): Promise<TwoFactorSetupResponse> {
     if ((await this.repository.find(this.dataSource.manager, user.userId))?.enabled_at)
       throw new DomainError('CONFLICT', TWO_FACTOR_ALREADY_ON);
     await this.verification.assertVerified(this.dataSource.manager, user.userId, 'twoFactor');
@@ -101,11 +97,7 @@ export class TwoFactorService {
   }
 
   /** A code from the app turns two-factor on; the recovery codes, shown this once. */
-  async confirmSetup(
-    user: UserPrincipal,
-    code: string,
-    ip: string | null,
-  ): Promise<RecoveryCodesResponse> {
+  async confirmSetup({ user, ip }: UserCall, code: string): Promise<RecoveryCodesResponse> {
     return this.dataSource.transaction(async (tx) => {
       const row = await this.repository.find(tx, user.userId);
       if (row === undefined) throw new DomainError('CONFLICT', NO_SETUP_STARTED);
@@ -126,7 +118,7 @@ export class TwoFactorService {
   }
 
   /** Turns two-factor off, given the password and a code (the app's, or a recovery code). */
-  async disable(user: UserPrincipal, password: string, code: string, ip: string | null) {
+  async disable({ user, ip }: UserCall, password: string, code: string) {
     await this.dataSource.transaction(async (tx) => {
       const row = await this.repository.find(tx, user.userId);
       if (row?.enabled_at == null) throw new DomainError('CONFLICT', TWO_FACTOR_NOT_ON);
@@ -152,9 +144,8 @@ export class TwoFactorService {
 
   /** A new set of recovery codes, given the password; the earlier ones stop working. */
   async regenerateRecoveryCodes(
-    user: UserPrincipal,
+    { user, ip }: UserCall,
     password: string,
-    ip: string | null,
   ): Promise<RecoveryCodesResponse> {
     const row = await this.repository.find(this.dataSource.manager, user.userId);
     if (row?.enabled_at == null) throw new DomainError('CONFLICT', TWO_FACTOR_NOT_ON);

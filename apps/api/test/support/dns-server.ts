@@ -10,6 +10,8 @@ export interface RunningDnsServer {
   publish(name: string, values: string[]): void;
   /** `servfail`: every answer is SERVFAIL, as a broken resolver's; `ok`: answers from the table. */
   mode(mode: 'ok' | 'servfail'): void;
+  /** Questions about `name` get no answer at all while it is silent, as at a dead name server. */
+  silence(name: string, silent: boolean): void;
   /** The names asked so far, in order (lower case). */
   readonly asked: string[];
   stop(): Promise<void>;
@@ -18,6 +20,7 @@ export interface RunningDnsServer {
 export async function startDnsServer(): Promise<RunningDnsServer> {
   const records = new Map<string, string[]>();
   let current: 'ok' | 'servfail' = 'ok';
+  const silent = new Set<string>();
   const asked: string[] = [];
   const server = dns2.createServer({
     udp: true,
@@ -25,6 +28,7 @@ export async function startDnsServer(): Promise<RunningDnsServer> {
       const response = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       if (question !== undefined) asked.push(question.name.toLowerCase());
+      if (question !== undefined && silent.has(question.name.toLowerCase())) return;
       if (current === 'servfail') {
         response.header.rcode = 2;
       } else if (question !== undefined) {
@@ -55,6 +59,10 @@ export async function startDnsServer(): Promise<RunningDnsServer> {
     },
     mode(mode) {
       current = mode;
+    },
+    silence(name, on) {
+      if (on) silent.add(name.toLowerCase());
+      else silent.delete(name.toLowerCase());
     },
     asked,
     stop: () => server.close(),

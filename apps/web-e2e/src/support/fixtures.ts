@@ -11,9 +11,16 @@ interface WorkerFixtures {
   owner: Member;
 }
 
+/** How the context of `pageFor` is drawn: a phone's size, and touch (taps) where a phone has it. */
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  /** Touch events, `locator.tap()` and the touch media features (`pointer: coarse`). */
+  hasTouch?: boolean;
+}
+
 interface TestFixtures {
   /** Opens a page signed in as another member, in a browser context of its own. */
-  pageFor: (member: Member) => Promise<Page>;
+  pageFor: (member: Member, options?: PageOptions) => Promise<Page>;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -29,8 +36,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   pageFor: async ({ browser }, use) => {
     const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
-    await use(async (member) => {
-      const context = await browser.newContext({ storageState: storageStateFor(member) });
+    await use(async (member, { viewport, hasTouch }: PageOptions = {}) => {
+      const context = await browser.newContext({
+        storageState: storageStateFor(member),
+        ...(viewport && { viewport }),
+        ...(hasTouch !== undefined && { hasTouch }),
+      });
       contexts.push(context);
       return context.newPage();
     });

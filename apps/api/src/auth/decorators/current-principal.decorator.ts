@@ -1,8 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { HttpRequest } from '../../http/platform';
-import type { GranterCall, MemberCall } from '../caller';
+import type { Call, GranterCall, KeyCall, MemberCall, UserCall } from '../caller';
 import {
   ApiKeyPrincipal,
+  keyCallOf,
   memberActorOf,
   MemberPrincipal,
   principalOf,
@@ -62,15 +63,24 @@ export const GranterCaller = createParamDecorator(
   },
 );
 
+function userOf(req: HttpRequest, decorator: string): UserPrincipal {
+  const principal = principalOf(req);
+  if (principal.kind !== 'user')
+    throw new Error(`${decorator} used on a route without a signed-in user`);
+  return principal;
+}
+
 /** The signed-in person of a `@UserRoute` (the guards guarantee there is one). */
 export const CurrentUser = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): UserPrincipal => {
-    const principal = principalOf(ctx.getArgByIndex<HttpRequest>(0));
-    if (principal.kind !== 'user')
-      throw new Error('CurrentUser used on a route without a signed-in user');
-    return principal;
-  },
+  (_: unknown, ctx: ExecutionContext): UserPrincipal =>
+    userOf(ctx.getArgByIndex<HttpRequest>(0), 'CurrentUser'),
 );
+
+/** The call of a `@UserRoute` that changes the account: the signed-in person and the client address. */
+export const UserCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): UserCall => {
+  const req = ctx.getArgByIndex<HttpRequest>(0);
+  return { user: userOf(req, 'UserCaller'), ip: req.ip ?? null };
+});
 
 /** The API key of a `@MachineRoute` (the guards guarantee there is one). */
 export const CurrentApiKey = createParamDecorator(
@@ -78,11 +88,26 @@ export const CurrentApiKey = createParamDecorator(
     apiKeyOf(ctx.getArgByIndex<HttpRequest>(0), 'CurrentApiKey'),
 );
 
+/** The call of a `@MachineRoute` as a use case takes it: the key's organisation and actor, and the address. */
+export const KeyCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): KeyCall => {
+  const req = ctx.getArgByIndex<HttpRequest>(0);
+  return keyCallOf(apiKeyOf(req, 'KeyCaller'), req.ip ?? null);
+});
+
 /** The caller of a `@MachineOrMemberRoute`: a key or a member (the guards guarantee one). */
 export const CurrentCaller = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ApiKeyPrincipal | MemberPrincipal =>
     keyOrMemberOf(ctx.getArgByIndex<HttpRequest>(0), 'CurrentCaller'),
 );
+
+/** The call of a `@MachineOrMemberRoute` as a use case takes it: the key's or the member's. */
+export const KeyOrMemberCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Call => {
+  const req = ctx.getArgByIndex<HttpRequest>(0);
+  const principal = keyOrMemberOf(req, 'KeyOrMemberCaller');
+  return principal.kind === 'member'
+    ? memberCallOf(req, principal)
+    : keyCallOf(principal, req.ip ?? null);
+});
 
 /** The client address, for audit entries. */
 export const ClientIp = createParamDecorator((_: unknown, ctx: ExecutionContext): string | null => {

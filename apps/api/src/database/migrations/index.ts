@@ -58,6 +58,7 @@ import { ClassificationVersions1795780000000 } from './1795780000000-classificat
 import { SsoDomainVerification1795780600000 } from './1795780600000-sso-domain-verification';
 import { SsoDomainRecheck1795781400000 } from './1795781400000-sso-domain-recheck';
 import { SessionNameSearch1795781500000 } from './1795781500000-session-name-search';
+import { SsoDomainAttempts1795781700000 } from './1795781700000-sso-domain-attempts';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -119,4 +120,5 @@ export const MIGRATIONS = [
   SsoDomainVerification1795780600000,
   SsoDomainRecheck1795781400000,
   SessionNameSearch1795781500000,
+  SsoDomainAttempts1795781700000,
 ];

@@ -22,3 +22,6 @@ export function useDialogMount(open: boolean) {
     },
   };
 }
+
+/** What `useDialogMount` answers, for the dialog it mounts. */
+export type DialogMount = ReturnType<typeof useDialogMount>;

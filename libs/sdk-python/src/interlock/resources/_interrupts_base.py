@@ -50,10 +50,11 @@ def _wait_seconds(deadline: Optional[float], service_waits: bool) -> int:
 
 def _held_in_full(wait: int, held: float) -> bool:
     """Whether a read the service held ``held`` seconds ran its whole wait. A hold of 20 s or more may
-    end up to 5 % (at most 3 s) early, at random (SPEC §8e: agents whose waits began together do not
-    all come back together): that is a full wait too, and the next read is sent at once."""
-    early = min(3.0, wait * 0.05) if wait >= 20 else 0.0
-    return held >= wait - early
+    end early, no sooner than half of it, when many other waits would end with it on that instance
+    (SPEC §8e: agents whose waits began together are spread): that is a full wait too, and the next
+    read is sent at once."""
+    earliest = wait / 2 if wait >= 20 else float(wait)
+    return held >= earliest
 
 
 def _held_timeout(timeout: Timeout, wait: int) -> Timeout:

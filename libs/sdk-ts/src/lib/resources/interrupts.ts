@@ -52,13 +52,13 @@ export const MAX_WAIT_SECONDS = 60;
 
 /**
  * Whether a read the service held `heldMs` for ran its whole wait. A hold of 20 s or more may end
- * up to 5 % (at most 3 s) early, at random (SPEC §8e: agents whose waits began together do not all
- * come back together): that is a full wait too, and the next read is sent at once — a pause
- * there would leave a decision made meanwhile unseen for up to `pollInterval`.
+ * early, no sooner than half of it, when many other waits would end with it on that instance (SPEC
+ * §8e: agents whose waits began together are spread): that is a full wait too, and the next read is
+ * sent at once — a pause there would leave a decision made meanwhile unseen for up to `pollInterval`.
  */
 export function heldInFull(waitSeconds: number, heldMs: number): boolean {
-  const early = waitSeconds >= 20 ? Math.min(3_000, waitSeconds * 50) : 0;
-  return heldMs >= waitSeconds * 1000 - early;
+  const earliest = waitSeconds >= 20 ? waitSeconds * 500 : waitSeconds * 1000;
+  return heldMs >= earliest;
 }
 
 /** A 400 about `waitSeconds`: the service predates waiting, and the SDK polls it instead. */

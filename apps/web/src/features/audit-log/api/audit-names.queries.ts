@@ -1,5 +1,6 @@
 import {
   call,
+  getInterrupt,
   listApiKeys,
   listClassificationRules,
   listInterrupts,
@@ -8,6 +9,7 @@ import {
   listSessions,
   listTeams,
   listWebhooks,
+  retrieveSession,
   type ActorType,
   type TargetType,
 } from '@interlock/api-client';
@@ -80,15 +82,30 @@ type SearchedType = 'interrupt' | 'session';
 
 type Choice = { value: string; label: string };
 
+/** A session's label carries when it started: agents give many runs the same name. */
+const sessionChoice = (s: { id: string; name: string; startedAt: string }): Choice => ({
+  value: s.id,
+  label: `${s.name} (started ${dateTime(s.startedAt)})`,
+});
+const interruptChoice = (i: { id: string; title: string }): Choice => ({
+  value: i.id,
+  label: i.title,
+});
+
 /**
  * Targets too many to list whole, read by search (20 at most) only while something is typed:
  * interrupts by words of their title (the inbox's title search), sessions by words of their name
- * or the beginning of their id — both the API's word-prefix search, `q`. A session's label
- * carries when it started: agents give many runs the same name. Picking an option puts its label
- * in the field: text that is the label of a choice already found shows those choices again rather
- * than searching for the label (a session's would not find itself).
+ * or the beginning of their id — both the API's word-prefix search, `q`. Picking an option puts
+ * its label in the field: text that is the label of a choice already read shows those choices
+ * again rather than searching for the label (a session's would not find itself). The target
+ * already picked (a link from an interrupt's page names it by id) is read by id and comes first,
+ * so the picker shows its title or name, not its id.
  */
-function useSearchedTargets(type: SearchedType | undefined, search: string) {
+function useSearchedTargets(
+  type: SearchedType | undefined,
+  search: string,
+  pickedId: string | undefined,
+): Choice[] {
   const q = search.trim();
   const key = ['audit-names', type];
   const picked = useQueryClient()
@@ -100,19 +117,27 @@ function useSearchedTargets(type: SearchedType | undefined, search: string) {
     queryFn: async ({ signal }): Promise<Choice[]> => {
       const query = { q, limit: 20 };
       if (type === 'session')
-        return (await call(listSessions({ query, signal }))).sessions.map((s) => ({
-          value: s.id,
-          label: `${s.name} (started ${dateTime(s.startedAt)})`,
-        }));
-      return (await call(listInterrupts({ query, signal }))).interrupts.map((i) => ({
-        value: i.id,
-        label: i.title,
-      }));
+        return (await call(listSessions({ query, signal }))).sessions.map(sessionChoice);
+      return (await call(listInterrupts({ query, signal }))).interrupts.map(interruptChoice);
     },
     enabled: type !== undefined && q !== '' && picked === undefined,
     staleTime: 30_000,
   });
-  return picked ?? found.data;
+  const choices = picked ?? found.data ?? [];
+  const listed = choices.some((c) => c.value === pickedId);
+  // Under the same key as the searches (a list of one), so its label in the field finds it again.
+  const own = useQuery({
+    queryKey: [...key, 'id', pickedId],
+    queryFn: async ({ signal }): Promise<Choice[]> => {
+      const path = { id: pickedId ?? '' };
+      if (type === 'session') return [sessionChoice(await call(retrieveSession({ path, signal })))];
+      return [interruptChoice(await call(getInterrupt({ path, signal })))];
+    },
+    enabled: type !== undefined && pickedId !== undefined && !listed,
+    staleTime: 60_000,
+  });
+  const first = own.data?.[0];
+  return first === undefined || first.value !== pickedId || listed ? choices : [first, ...choices];
 }
 
 /** Webhooks (by address) and classification rules (by name): short lists, read only when picked. */
@@ -168,11 +193,12 @@ export interface TargetChoices {
 
 /**
  * What an entry's target can be picked from, by name, for the chosen target type (no choices and
- * no search: use the id). `search` is what the picker's field holds.
+ * no search: use the id). `search` is what the picker's field holds; `targetId` the one picked.
  */
 export function useTargetChoices(
   targetType: TargetType | undefined,
   search: string,
+  targetId: string | undefined,
 ): TargetChoices {
   const names = useNames();
   const listed = useListedTargets(targetType);
@@ -182,7 +208,7 @@ export function useTargetChoices(
     (targetType === 'interrupt' && canInterrupts) || (targetType === 'session' && canSessions)
       ? targetType
       : undefined;
-  const found = useSearchedTargets(searched, search);
+  const found = useSearchedTargets(searched, search, targetId);
   const of = (choices: Groups): TargetChoices => ({ choices });
   if (searched !== undefined)
     return {

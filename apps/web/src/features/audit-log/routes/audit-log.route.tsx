@@ -3,13 +3,13 @@ import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 import { Anchor, Button, Code, Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { useUrlParams } from '@/shared/utils/use-url-params';
 import { ArgusTerm } from '@/shared/components/argus-term';
 import { filtersFromParams } from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
@@ -20,31 +20,22 @@ import {
   NameFilter,
   TextFilter,
   TimeFilter,
-  type SetFilter,
 } from '../components/audit-filter-fields';
 import { LoadMore } from '@/shared/components/load-more';
 
 /** The audit log: every filter of the API, word-prefix search, endless scroll, entry detail, CSV export. */
 export function AuditLogRoute() {
-  const [params, setParams] = useSearchParams();
+  // The address last asked for, drawn at once: the router shows it as a transition, later.
+  const { params, setParam: set, replaceParams } = useUrlParams();
   const filters = useMemo(() => filtersFromParams(params), [params]);
-  const set: SetFilter = (name, value) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        if (value === null || value.trim() === '') next.delete(name);
-        else next.set(name, value.trim());
-        return next;
-      },
-      { replace: true },
-    );
 
-  // Clearing every filter starts the typed fields afresh too.
+  // Clearing every filter starts the typed fields afresh too, in the click's own render (from the
+  // cleared address), so nothing redraws them once the router catches up.
   const [generation, setGeneration] = useState(0);
   const actorChoices = useActorChoices(filters.actorType);
   const [targetSearch, setTargetSearch] = useState('');
   const [searchedTarget] = useDebouncedValue(targetSearch, 300);
-  const target = useTargetChoices(filters.targetType, searchedTarget);
+  const target = useTargetChoices(filters.targetType, searchedTarget, filters.targetId);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
@@ -110,7 +101,7 @@ export function AuditLogRoute() {
             onClick={() => {
               setGeneration((g) => g + 1);
               setTargetSearch('');
-              setParams({}, { replace: true });
+              replaceParams(new URLSearchParams());
             }}
           >
             Clear every filter

@@ -1,8 +1,13 @@
-import type { AuditLogPage, SessionListResponse, SessionResponse } from '@interlock/api-client';
+import type {
+  AuditLogPage,
+  InterruptListResponse,
+  SessionListResponse,
+  SessionResponse,
+} from '@interlock/api-client';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { aSignInSession } from '@/test/fixtures';
+import { anInterrupt, aSignInSession } from '@/test/fixtures';
 import { renderWithApp } from '@/test/render';
 import { API, server } from '@/test/server';
 import { dateTime } from '@/shared/utils/format';
@@ -29,13 +34,17 @@ const LAST_NIGHT = session(
   '2026-11-26T22:00:00.000Z',
 );
 
-/** The audit log with its target type set to session; `/api/sessions` answers by `q` as `found` says. */
+/**
+ * The audit log; `/api/sessions` answers by `q` as `found` says, `/api/sessions/:id` the sessions
+ * `found` knows (each read by id is counted in `byId`).
+ */
 function serve(
   permissions: Parameters<typeof aSignInSession>[0],
   found: (q: string) => SessionResponse[],
 ) {
   const audit: URLSearchParams[] = [];
   const searches: URLSearchParams[] = [];
+  const byId: string[] = [];
   server.use(
     http.get(`${API}/auth/session`, () => HttpResponse.json(aSignInSession(permissions))),
     http.get(`${API}/audit-log`, ({ request }) => {
@@ -52,8 +61,15 @@ function serve(
       };
       return HttpResponse.json(page);
     }),
+    http.get(`${API}/sessions/:id`, ({ params }) => {
+      byId.push(String(params.id));
+      const known = [TONIGHT, LAST_NIGHT].find((s) => s.id === params.id);
+      return known === undefined
+        ? HttpResponse.json({ statusCode: 404 }, { status: 404 })
+        : HttpResponse.json(known);
+    }),
   );
-  return { audit, searches };
+  return { audit, searches, byId };
 }
 
 /** Typing waits out the picker's 300 ms pause, and the machine may be loaded: wait generously. */
@@ -61,7 +77,7 @@ const WAIT = { timeout: 20_000 };
 
 describe('the audit target picker, sessions', () => {
   it("finds sessions by name through the API's search and filters by the one picked", async () => {
-    const { audit, searches } = serve(['auditLog.read', 'session.read'], (q) =>
+    const { audit, searches, byId } = serve(['auditLog.read', 'session.read'], (q) =>
       q === 'nigh' ? [TONIGHT, LAST_NIGHT] : [],
     );
     renderWithApp(<AuditLogRoute />, { path: '/audit-log?targetType=session' });
@@ -97,7 +113,25 @@ describe('the audit target picker, sessions', () => {
     expect(asked).toContain('nigh');
     expect(asked).not.toContain(label);
     expect(asked).not.toContain('');
+    // Picked from what was found: nothing to read by id.
+    expect(byId).toEqual([]);
   }, 120_000);
+
+  // A link filtered to one target names it by id: the picker reads it and shows its name.
+  it('names the session a link filtered to by its name and start, not its id', async () => {
+    const { audit, searches, byId } = serve(['auditLog.read', 'session.read'], () => []);
+    renderWithApp(<AuditLogRoute />, {
+      path: `/audit-log?targetType=session&targetId=${TONIGHT.id}`,
+    });
+    const target = await screen.findByRole('combobox', { name: 'Target' }, WAIT);
+    const label = `nightly-build (started ${dateTime(TONIGHT.startedAt)})`;
+    await waitFor(() => expect(target).toHaveValue(label), WAIT);
+    expect(byId).toEqual([TONIGHT.id]);
+    expect(audit.at(-1)?.get('targetId')).toBe(TONIGHT.id);
+    // Its label in the field is not searched for. (Until it is read, the field holds the id, which
+    // may be searched for on a slow machine: a session's id finds it too.)
+    expect(searches.map((s) => s.get('q'))).not.toContain(label);
+  }, 60_000);
 
   it('offers the id field to a reader who may not read sessions, and asks the API for none', async () => {
     const { audit, searches } = serve(['auditLog.read'], () => [TONIGHT]);
@@ -107,5 +141,42 @@ describe('the audit target picker, sessions', () => {
     await userEvent.paste(TONIGHT.id);
     await waitFor(() => expect(audit.at(-1)?.get('targetId')).toBe(TONIGHT.id), WAIT);
     expect(searches).toEqual([]);
+  }, 60_000);
+});
+
+describe('the audit target picker, interrupts', () => {
+  it('names the interrupt a link filtered to (from its page) by its title, not its id', async () => {
+    const wanted = anInterrupt({ title: 'Refund order 1234' });
+    const audit: URLSearchParams[] = [];
+    server.use(
+      http.get(`${API}/auth/session`, () =>
+        HttpResponse.json(aSignInSession(['auditLog.read', 'interrupt.read'])),
+      ),
+      http.get(`${API}/audit-log`, ({ request }) => {
+        audit.push(new URL(request.url).searchParams);
+        const page: AuditLogPage = { entries: [], nextCursor: null };
+        return HttpResponse.json(page);
+      }),
+      // The title search finds by words of the title (an id finds nothing); one by id.
+      http.get(`${API}/interrupts`, ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? '';
+        const page: InterruptListResponse = {
+          interrupts: wanted.title.toLowerCase().startsWith(q) ? [wanted] : [],
+          nextCursor: null,
+        };
+        return HttpResponse.json(page);
+      }),
+      http.get(`${API}/interrupts/:id`, ({ params }) =>
+        params.id === wanted.id
+          ? HttpResponse.json(wanted)
+          : HttpResponse.json({ statusCode: 404 }, { status: 404 }),
+      ),
+    );
+    renderWithApp(<AuditLogRoute />, {
+      path: `/audit-log?targetType=interrupt&targetId=${wanted.id}`,
+    });
+    const target = await screen.findByRole('combobox', { name: 'Target' }, WAIT);
+    await waitFor(() => expect(target).toHaveValue('Refund order 1234'), WAIT);
+    expect(audit.at(-1)?.get('targetId')).toBe(wanted.id);
   }, 60_000);
 });

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { dateTime } from '@/shared/utils/format';
 import { useCreateInvitation } from '../api/members.queries';
@@ -30,6 +30,7 @@ export function InviteMemberForm({
   roleOptions: { value: string; label: string }[];
 }) {
   const create = useCreateInvitation();
+  const titleId = useId();
   const [created, setCreated] = useState<CreatedInvitationResponse | null>(null);
   const form = useForm({
     initialValues: { email: '', roleId: roleOptions[0]?.value ?? '' },
@@ -41,10 +42,11 @@ export function InviteMemberForm({
   return (
     <Paper withBorder p="lg">
       <Stack>
-        <Title order={2} size="h4">
+        <Title order={2} size="h4" id={titleId}>
           Invite a member
         </Title>
         <form
+          aria-labelledby={titleId}
           onSubmit={form.onSubmit((values) =>
             whenSettled(
               create.mutateAsync({ email: values.email.trim(), roleId: values.roleId }),
@@ -96,7 +98,7 @@ export function InviteMemberForm({
               </Code>
               <CopyButton value={invitationLink(created.token)}>
                 {({ copied, copy }) => (
-                  <Button size="xs" onClick={copy} w="fit-content" color={copied ? 'teal' : 'blue'}>
+                  <Button onClick={copy} w="fit-content" color={copied ? 'teal' : 'blue'}>
                     {copied ? 'Copied' : 'Copy link'}
                   </Button>
                 )}

@@ -6,13 +6,29 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateOrganisation } from '../api/organisation.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
 import { FormActions } from '@/shared/components/form-actions';
+import { type DialogMount, useDialogMount } from '@/shared/components/dialog-mount';
 
-/** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */
+/**
+ * Another organisation for the signed-in person (a staging one beside production, a client's…),
+ * which they own. The header's organisation menu holds it on every page: while closed it is not
+ * mounted (no modal, form or mutation hooks in the first load of each page).
+ */
 export function CreateOrganisationModal({
   opened,
   onClose,
 }: {
   opened: boolean;
+  onClose: () => void;
+}) {
+  const dialog = useDialogMount(opened);
+  return dialog.mounted && <CreateOrganisationDialog dialog={dialog} onClose={onClose} />;
+}
+
+function CreateOrganisationDialog({
+  dialog,
+  onClose,
+}: {
+  dialog: DialogMount;
   onClose: () => void;
 }) {
   const navigate = useNavigate();
@@ -34,7 +50,12 @@ export function CreateOrganisationModal({
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title="Create an organisation">
+    <Modal
+      opened={dialog.opened}
+      onClose={close}
+      onExitTransitionEnd={dialog.onExitTransitionEnd}
+      title="Create an organisation"
+    >
       <form
         onSubmit={form.onSubmit((values) =>
           whenSettled(create.mutateAsync(values.name.trim()), (created) => {

@@ -2,7 +2,6 @@ import { Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { AfterFirstPaint } from '@/shared/components/after-first-paint';
 import type { MyOrganisation } from '@/shared/sign-in/me.queries';
 import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
@@ -97,9 +96,8 @@ export function OrganisationSwitcher({
           )}
         </Menu.Dropdown>
       </Menu>
-      <AfterFirstPaint>
-        <CreateOrganisationModal opened={creating} onClose={close} />
-      </AfterFirstPaint>
+      {/* Mounted only while open (no modal hooks in a page's first load). */}
+      <CreateOrganisationModal opened={creating} onClose={close} />
     </>
   );
 }

@@ -258,7 +258,7 @@ describe('rate limits', () => {
       const [mail] = suite.mailsTo(owner.email, subject);
       const text = mail?.parsed.text ?? '';
       expect(text).toContain(
-        `a sign-in to your Interlock account ${owner.email} from 198.18.0.4 was refused: 6 sign-ins with a wrong password were made within 1 day from addresses where you have not signed in lately. Nobody got in through them.`,
+        `a sign-in to your Interlock account ${owner.email} from 198.18.0.4 was refused: 6 sign-ins failed (a wrong password, or a wrong two-factor code) within 1 day from addresses where you have not signed in lately. Nobody got in through them.`,
       );
       expect(text).toContain(
         'sign-ins from such new addresses are refused, even with the right password',

@@ -30,6 +30,8 @@ import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service'
 import { Mailer } from '../mail/mailer';
 import { renderAccountMail } from '../users/account-mail';
 import { AfterAnswer } from '../users/after-answer';
+import { LOGGER } from '../logging/logger.module';
+import type { Logger } from 'pino';
 
 /**
  * A finished single sign-on: the answer, and the new sign-in session — none when the browser's
@@ -96,6 +98,7 @@ export class SsoSignInService {
     private readonly mailer: Mailer,
     private readonly afterAnswer: AfterAnswer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.seal = new SsoFlowSeal(config.apiKeyPepper);
   }
@@ -256,9 +259,14 @@ export class SsoSignInService {
    * the backstop guards: nothing is remembered (a password a reset sets later starts afresh).
    */
   private async rememberAddress(userId: string, ip: string | null): Promise<void> {
-    const user = await findUserWithPassword(this.dataSource.manager, userId);
-    if (user === undefined || !isPasswordHash(user.password_hash)) return;
-    await this.limiter.addressProven(normaliseEmail(user.email), ip, user.password_hash);
+    // The sign-in has committed: a failure here must not turn it into a 500 without its cookie.
+    try {
+      const user = await findUserWithPassword(this.dataSource.manager, userId);
+      if (user === undefined || !isPasswordHash(user.password_hash)) return;
+      await this.limiter.addressProven(normaliseEmail(user.email), ip, user.password_hash);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'single sign-on: address not remembered');
+    }
   }
 
   /**

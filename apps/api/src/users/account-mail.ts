@@ -120,17 +120,17 @@ This wasn't me: {{url}}
   },
   signInBackstopSpent: {
     subject: 'Sign-ins to your Interlock account are refused from new addresses for now',
-    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Someone may be guessing your password</h1>
-<p>Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins with a wrong password were made within {{window}} from addresses where you have not signed in lately. Nobody got in through them.</p>
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Someone may be trying to sign in as you</h1>
+<p>Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins failed (a wrong password, or a wrong two-factor code) within {{window}} from addresses where you have not signed in lately. Nobody got in through them.</p>
 <p>Until about {{until}} (UTC), sign-ins from such new addresses are refused, even with the right password. Where you signed in with your password or with single sign-on lately, you still sign in as usual.</p>
-<p>If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again.</p>
+<p>If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again. If two-factor sign-in is on for your account, a wrong code means whoever tried may know your password: choose a new password now.</p>
 <p><a href="{{resetUrl}}" style="${BUTTON}">Choose a new password</a></p>
 <p style="color:#57606a;font-size:13px">Two-factor sign-in (Settings → Security) keeps a guessed password from being enough. This email is sent at most once every {{window}}.</p>`),
-    text: `Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins with a wrong password were made within {{window}} from addresses where you have not signed in lately. Nobody got in through them.
+    text: `Hello {{name}}, at {{at}} (UTC) a sign-in to your Interlock account {{email}}{{#if address}} from {{address}}{{/if}} was refused: {{failures}} sign-ins failed (a wrong password, or a wrong two-factor code) within {{window}} from addresses where you have not signed in lately. Nobody got in through them.
 
 Until about {{until}} (UTC), sign-ins from such new addresses are refused, even with the right password. Where you signed in with your password or with single sign-on lately, you still sign in as usual.
 
-If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again.
+If a sign-in of yours is refused, wait until then, or choose a new password: where you use the reset link, you sign in at once, and whoever is guessing has to start again. If two-factor sign-in is on for your account, a wrong code means whoever tried may know your password: choose a new password now.
 
 Choose a new password: {{resetUrl}}
 

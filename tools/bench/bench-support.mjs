@@ -184,6 +184,13 @@ export function load(opts) {
   );
 }
 
+/** The median of numbers: the middle one, or the mean of the two middle ones. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 export function machine() {
   return `${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }

@@ -27,6 +27,7 @@ import {
   build,
   load,
   machine,
+  median,
   root,
   startServer,
   writeSection,
@@ -43,10 +44,6 @@ if (SCOPE !== 'other-keys' && SCOPE !== 'posting-key')
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 
 const log = (message) => console.error(`[bench:argus-post] ${message}`);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 // The interrupts benchmark's body: two actions, so each POST evaluates every rule twice. With
 // SCOPE=posting-key `deploy` also carries the arguments the rules' conditions read — a tier every

@@ -44,6 +44,7 @@ import {
   freePort,
   load,
   machine,
+  median,
   prepareBaseline,
   productionNodeOptions,
   root,
@@ -273,12 +274,6 @@ function pgbenchRun(binary, url, script, seconds) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
 function stealTicks() {

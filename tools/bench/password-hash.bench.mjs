@@ -8,7 +8,7 @@
 //   npx nx run tools:bench-password-hash      (HASHES=8 LOG_N=17 BENCH_WRITE=0 to print only)
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { build, machine, root, writeSection } from './bench-support.mjs';
+import { build, machine, median, root, writeSection } from './bench-support.mjs';
 
 const HASHES = Number(process.env.HASHES ?? 8);
 const LOG_N = Number(process.env.LOG_N ?? 17);
@@ -18,7 +18,6 @@ const { hashPassword, passwordMatches } = createRequire(import.meta.url)(
   `${root}dist/tools/bench/password-hash.driver.js`,
 );
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cpuMs = (since) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;

@@ -21,12 +21,14 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:22-slim AS runtime
-# NODE_OPTIONS: the old generation is capped at 192 MB. Under full load the live heap is about
+# NODE_OPTIONS: the old generation is capped at 256 MB. Under full load the live heap is about
 # 45 MB, but without a cap V8 lets the old generation fill with promoted request garbage between
-# full collections (RSS 190–250 MB under the bench's mixed load); with it RSS stays near 165 MB
-# (BENCHMARKS.md, tools/bench/pairs.bench.mjs reads it from here).
+# full collections (RSS 190–250 MB under the bench's mixed load; near 165 MB with a 192 MB cap:
+# BENCHMARKS.md, tools/bench/pairs.bench.mjs reads it from here). 256, not 192: the instance
+# holds as many held waits as its heap holds past 128 MB, 16 KB each (SPEC §8e) — about 11,000
+# here, so 10,000 waiting agents fit one instance (issue 37 §6; at 192 it ran out of heap at 10,000).
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-old-space-size=192 \
+    NODE_OPTIONS=--max-old-space-size=256 \
     PORT=3000 \
     DATA_DIR=/app/.data
 WORKDIR /app

@@ -58,9 +58,9 @@ const AGENT_PROCESSES = Number(
 );
 /**
  * The measured instances' NODE_OPTIONS: none unless told (`production` for the production image's,
- * docker/api.Dockerfile). Not the image's by default: its old generation of 192 MB does not hold
- * 10,000 held waits (issue 37 §6, session 13: 104 MB live after a full collection with 3,000
- * held, 38 MB before them — about 22 KB a wait).
+ * docker/api.Dockerfile). Not the image's by default, as the figures before were taken: its old
+ * generation of 192 MB ran out of heap at 10,000 held waits (issue 37 §6); at 256 MB an instance
+ * holds what its heap holds (about 11,000, SPEC §8e) and answers 503 past it.
  */
 const NODE_OPTIONS =
   process.env.BENCH_WAITERS_NODE_OPTIONS === 'production'

@@ -251,6 +251,15 @@ describe('loadConfig', () => {
       ]);
   });
 
+  it('caps held waits per organisation (default 10,000) and per instance only when WAITS_MAX_PER_INSTANCE is set (else the heap decides at start)', () => {
+    expect(loadConfig({}).waits).toEqual({ perOrganisation: 10_000, perInstance: undefined });
+    expect(loadConfig({ WAITS_MAX_PER_INSTANCE: '0' }).waits.perInstance).toBe(0);
+    expect(loadConfig({ WAITS_MAX_PER_INSTANCE: '5000' }).waits.perInstance).toBe(5_000);
+    expect(problemsOf({ WAITS_MAX_PER_INSTANCE: 'many' })).toEqual([
+      'WAITS_MAX_PER_INSTANCE must be a whole number from 0 to 1000000 (got "many")',
+    ]);
+  });
+
   it('looks single sign-on domain proofs up at SSO_DNS_SERVERS, or the system resolvers; a bad entry is a config error (SPEC §8f)', () => {
     expect(loadConfig({}).sso).toEqual({
       dnsServers: [],

@@ -263,8 +263,12 @@ export interface StreamLimitsConfig {
 export interface WaitLimitsConfig {
   /** Waits one organisation's callers may have held on this instance at once. */
   readonly perOrganisation: number;
-  /** Waits the instance holds in all; past it, 503 (another instance may have room). */
-  readonly perInstance: number;
+  /**
+   * Waits the instance holds in all; past it, 503 (another instance may have room). Undefined when
+   * `WAITS_MAX_PER_INSTANCE` is not set: then what the process's heap holds, at most 20,000
+   * (`instanceWaitLimit`, worked out at start).
+   */
+  readonly perInstance: number | undefined;
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -727,7 +731,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     },
     waits: {
       perOrganisation: integer('WAITS_MAX_PER_ORGANISATION', 10_000, 0, 1_000_000),
-      perInstance: integer('WAITS_MAX_PER_INSTANCE', 20_000, 0, 1_000_000),
+      perInstance:
+        read('WAITS_MAX_PER_INSTANCE') === undefined
+          ? undefined
+          : integer('WAITS_MAX_PER_INSTANCE', 0, 0, 1_000_000),
     },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),

@@ -10,6 +10,7 @@ import {
   WaitEnds,
   WaitReadBatches,
   waitEarliestEndMs,
+  type Waiter,
 } from './interrupt-waits';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
@@ -74,14 +75,14 @@ describe('InterruptWaits', () => {
 
   it('a client that leaves releases its wait at once; one already gone is not held', async () => {
     const { waits } = setUp();
-    let listener: (() => void) | undefined;
+    let listener: Waiter | undefined;
     const client = {
       left: false,
-      onLeave: (l: (() => void) | undefined) => (listener = l),
+      onLeave: (wait: Waiter | undefined) => (listener = wait),
     };
     const held = waits.register(ORG, A).until(60_000, client);
     client.left = true;
-    listener?.();
+    listener?.wake('disconnected');
     await expect(held).resolves.toBe('disconnected');
     expect(listener).toBeUndefined();
     expect(waits.size).toBe(0);

@@ -5,12 +5,14 @@ import {
   OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
+import { getHeapStatistics } from 'node:v8';
 import { DomainError } from '@interlock/domain';
 import type { Logger } from 'pino';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig, WaitLimitsConfig } from '../config/app-config';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
+import { instanceWaitLimit } from './held-wait-capacity.util';
 
 /**
  * The bus channel on which "this interrupt is no longer open" is announced to every instance,
@@ -139,8 +141,8 @@ export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
  */
 export interface WaitClient {
   readonly left: boolean;
-  /** Sets the listener told when the client leaves (undefined: none). */
-  onLeave(listener: (() => void) | undefined): void;
+  /** Sets the wait woken (`disconnected`) when the client leaves (undefined: none). */
+  onLeave(wait: Waiter | undefined): void;
 }
 
 /** One held request, registered before its first read so that no announcement can slip between. */
@@ -160,8 +162,80 @@ export interface InterruptWait {
   readonly refusal?: DomainError;
 }
 
-interface Waiter {
+/** A held wait as what may end it sees it. */
+export interface Waiter {
   wake(outcome: WaitOutcome): void;
+}
+
+/** A wait refused for a cap: nothing registered, nothing to release, nothing to hold. */
+class RefusedWait implements InterruptWait {
+  constructor(readonly refusal: DomainError) {}
+  release(): void {
+    // Nothing was registered.
+  }
+  until(): Promise<WaitOutcome> {
+    return Promise.resolve('elapsed');
+  }
+}
+
+/** The time of a held wait runs out (a module function and the wait as its argument: no closure per wait). */
+function elapse(wait: Waiter): void {
+  wait.wake('elapsed');
+}
+
+/**
+ * One registered wait (InterruptWaits.register). A class rather than closures: it is what a held
+ * request keeps for as long as it is held, thousands at once, and each closure the service's
+ * bundle names (esbuild's keepNames) costs about 300 bytes of heap with its property array (issue
+ * 37 §6: `npx nx run tools:bench-wait-heap`).
+ */
+class HeldWait implements InterruptWait, Waiter {
+  woken: WaitOutcome | undefined;
+  registered = false;
+  private done: ((outcome: WaitOutcome) => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private slot: number | undefined;
+  private client: WaitClient | undefined;
+
+  constructor(
+    private readonly waits: InterruptWaits,
+    readonly key: string,
+    readonly organisationId: string,
+  ) {}
+
+  wake(outcome: WaitOutcome): void {
+    this.woken ??= outcome;
+    if (this.done === undefined) return;
+    const done = this.done;
+    this.done = undefined;
+    this.waits.unhold(this.slot);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.client?.onLeave(undefined);
+    this.client = undefined;
+    this.release();
+    done(this.woken);
+  }
+
+  release(): void {
+    if (!this.registered) return;
+    this.registered = false;
+    this.waits.unregister(this);
+  }
+
+  until(ms: number, client?: WaitClient): Promise<WaitOutcome> {
+    if (this.woken !== undefined) return Promise.resolve(this.woken);
+    if (client?.left) return Promise.resolve<WaitOutcome>('disconnected');
+    return new Promise<WaitOutcome>((done) => {
+      this.done = done;
+      const now = Date.now();
+      const end = this.waits.hold(now, ms);
+      this.slot = end.slot;
+      this.timer = setTimeout(elapse, end.at - now, this);
+      this.client = client;
+      client?.onLeave(this);
+    });
+  }
 }
 
 /**
@@ -177,7 +251,7 @@ interface Waiter {
 export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly byOrganisation = new Map<string, number>();
-  private readonly limits: WaitLimitsConfig;
+  private readonly limits: { perOrganisation: number; perInstance: number };
   private readonly unsubscribe: () => void;
   private readonly unresync: () => void;
   private stopping = false;
@@ -195,11 +269,39 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     @Inject(LOGGER) private readonly logger: Logger,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
   ) {
-    this.limits = config?.waits ?? { perOrganisation: 0, perInstance: 0 };
+    this.limits =
+      config === undefined
+        ? { perOrganisation: 0, perInstance: 0 }
+        : {
+            perOrganisation: config.waits.perOrganisation,
+            perInstance: this.instanceLimit(config.waits, getHeapStatistics().heap_size_limit),
+          };
     this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) =>
       this.wakeKey(payload, 'settled'),
     );
     this.unresync = bus.onResync(() => void this.resync());
+  }
+
+  /**
+   * The cap on this instance's held waits (SPEC §8e): WAITS_MAX_PER_INSTANCE, or when it is not
+   * set what the heap holds (at most 20,000), logged at start; a setting past what the heap holds
+   * (or 0, no cap) is kept, with a warning: past it the process may run out of heap and exit.
+   */
+  private instanceLimit(waits: WaitLimitsConfig, heapLimitBytes: number): number {
+    const { limit, heapHolds, source } = instanceWaitLimit(waits.perInstance, heapLimitBytes);
+    const fields = {
+      waitsMaxPerInstance: limit,
+      heapHolds,
+      heapLimitBytes,
+      source,
+    };
+    if (source === 'set' && (limit === 0 || limit > heapHolds))
+      this.logger.warn(
+        fields,
+        `WAITS_MAX_PER_INSTANCE is ${limit === 0 ? '0 (no cap)' : limit}, but this heap holds about ${heapHolds} held waits: past them the process may run out of heap and exit. Raise --max-old-space-size (NODE_OPTIONS) or lower WAITS_MAX_PER_INSTANCE`,
+      );
+    else this.logger.info(fields, `held waits: at most ${limit} on this instance`);
+    return limit;
   }
 
   /** How a resync reads the held interrupts' statuses (the interrupts' owner sets it). */
@@ -273,63 +375,40 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    */
   register(organisationId: string, interruptId: string): InterruptWait {
     const refusal = this.refusalFor(organisationId);
-    if (refusal !== undefined) {
-      return {
-        refusal,
-        release: () => undefined,
-        until: () => Promise.resolve<WaitOutcome>('elapsed'),
-      };
+    if (refusal !== undefined) return new RefusedWait(refusal);
+    const wait = new HeldWait(this, `${organisationId}:${interruptId}`, organisationId);
+    if (this.stopping) {
+      wait.woken = 'stopping';
+      return wait;
     }
-    const key = `${organisationId}:${interruptId}`;
-    let woken: WaitOutcome | undefined = this.stopping ? 'stopping' : undefined;
-    let resolve: ((outcome: WaitOutcome) => void) | undefined;
-    let registered = false;
-    const waiter: Waiter = {
-      wake: (outcome) => {
-        woken ??= outcome;
-        resolve?.(woken);
-      },
-    };
-    const release = () => {
-      if (!registered) return;
-      registered = false;
-      this.count--;
-      bump(this.byOrganisation, organisationId, -1);
-      const set = this.waiters.get(key);
-      set?.delete(waiter);
-      if (set?.size === 0) this.waiters.delete(key);
-    };
-    if (woken === undefined) {
-      let set = this.waiters.get(key);
-      if (set === undefined) this.waiters.set(key, (set = new Set()));
-      set.add(waiter);
-      registered = true;
-      this.count++;
-      bump(this.byOrganisation, organisationId, 1);
-    }
-    return {
-      release,
-      until: (ms, client) => {
-        if (woken !== undefined) return Promise.resolve(woken);
-        if (client?.left) return Promise.resolve<WaitOutcome>('disconnected');
-        this.inUntil++;
-        return new Promise<WaitOutcome>((done) => {
-          const now = Date.now();
-          const end = this.ends.schedule(now, ms);
-          const timer = setTimeout(() => waiter.wake('elapsed'), end.at - now);
-          client?.onLeave(() => waiter.wake('disconnected'));
-          resolve = (outcome) => {
-            resolve = undefined;
-            this.inUntil--;
-            this.ends.release(end.slot);
-            clearTimeout(timer);
-            client?.onLeave(undefined);
-            release();
-            done(outcome);
-          };
-        });
-      },
-    };
+    let set = this.waiters.get(wait.key);
+    if (set === undefined) this.waiters.set(wait.key, (set = new Set()));
+    set.add(wait);
+    wait.registered = true;
+    this.count++;
+    bump(this.byOrganisation, organisationId, 1);
+    return wait;
+  }
+
+  /** A registered wait begins its hold of `ms` at `now`: when it ends, and its slot (WaitEnds). */
+  hold(now: number, ms: number): { at: number; slot: number | undefined } {
+    this.inUntil++;
+    return this.ends.schedule(now, ms);
+  }
+
+  /** A hold ended (whatever ended it). */
+  unhold(slot: number | undefined): void {
+    this.inUntil--;
+    this.ends.release(slot);
+  }
+
+  /** A registered wait is released. */
+  unregister(wait: HeldWait): void {
+    this.count--;
+    bump(this.byOrganisation, wait.organisationId, -1);
+    const set = this.waiters.get(wait.key);
+    set?.delete(wait);
+    if (set?.size === 0) this.waiters.delete(wait.key);
   }
 
   private refusalFor(organisationId: string): DomainError | undefined {

@@ -34,7 +34,7 @@ import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
 import { InterruptsService, type WaitBudget } from './interrupts.service';
-import type { WaitClient } from './interrupt-waits';
+import type { WaitClient, Waiter } from './interrupt-waits';
 import { InterruptReviewService } from './interrupt-review.service';
 import { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import { CancelInterruptDto } from './dto/cancel-interrupt.dto';
@@ -59,23 +59,47 @@ import { Operation } from '../openapi/operation.decorator';
  * The client of a held wait: it has left when its response closes before it was sent (a held
  * wait is then released). The raw Node response (Express's is one; Fastify's reply carries it as
  * `raw`); one 'close' listener, from the request's start, so that a client gone during the first
- * read is seen too.
+ * read is seen too ('on', not 'once': a response closes once, and 'once' wraps each listener).
  */
 class HeldClient implements WaitClient {
   left = false;
-  private listener: (() => void) | undefined;
+  private wait: Waiter | undefined;
 
   constructor(res: unknown) {
     const raw = ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
-    raw.once('close', () => {
+    raw.on('close', () => {
       if (raw.writableFinished) return;
       this.left = true;
-      this.listener?.();
+      this.wait?.wake('disconnected');
     });
   }
 
-  onLeave(listener: (() => void) | undefined): void {
-    this.listener = listener;
+  onLeave(wait: Waiter | undefined): void {
+    this.wait = wait;
+  }
+}
+
+/**
+ * A key's held wait and its organisation's request budget (SPEC §8e): spent here, not in the
+ * guard. A class rather than three closures: a held request keeps it while it is held.
+ */
+class KeyWaitBudget implements WaitBudget {
+  constructor(
+    private readonly budget: ApiKeyBudgetService,
+    private readonly organisationId: string,
+    private readonly res: HttpResponse,
+  ) {}
+
+  spend(): void {
+    spendOrRefuse(this.budget, this.organisationId, this.res);
+  }
+
+  hold(): void {
+    setBudgetHeaders(this.res, this.budget.peek(this.organisationId));
+  }
+
+  charge(): void {
+    this.budget.charge(this.organisationId);
   }
 }
 
@@ -182,17 +206,10 @@ export class InterruptsController {
       include,
       query.waitSeconds * 1000,
       new HeldClient(res),
-      spendingDeferred(req) ? this.waitBudget(caller.organisationId, res) : undefined,
+      spendingDeferred(req)
+        ? new KeyWaitBudget(this.budget, caller.organisationId, res)
+        : undefined,
     );
-  }
-
-  /** A key's wait spends its organisation's budget here, not in the guard (SPEC §8e). */
-  private waitBudget(organisationId: string, res: HttpResponse): WaitBudget {
-    return {
-      spend: () => spendOrRefuse(this.budget, organisationId, res),
-      hold: () => setBudgetHeaders(res, this.budget.peek(organisationId)),
-      charge: () => this.budget.charge(organisationId),
-    };
   }
 
   @Post(':id/decisions')

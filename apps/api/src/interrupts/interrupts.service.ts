@@ -107,6 +107,12 @@ const MAX_SEARCH_WORDS = 8;
  * Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them.
  * The rules and the title-search planning; the tables are `InterruptsRepository`'s.
  */
+/**
+ * What a held wait whose client left answers: nobody reads it (its connection is closed), and a
+ * held wait does not keep the record it read first (issue 37 §6: it was ~850 bytes a wait).
+ */
+const NOBODY_LISTENS = new JsonText<InterruptDetailResponse>('{}');
+
 /** A held wait that lasted this long (or ended by a decision) spends nothing of a key's budget (SPEC §8e). */
 export const WAIT_FREE_AFTER_MS = 10_000;
 
@@ -746,7 +752,7 @@ export class InterruptsService {
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
     try {
-      let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
+      let read: Awaited<ReturnType<InterruptsService['readAnswer']>> | undefined;
       try {
         // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
         read =
@@ -757,11 +763,12 @@ export class InterruptsService {
         budget?.spend();
         throw error;
       }
-      const { status, answer } = read;
-      if (status !== 'open' || waitMs <= 0) {
+      if (read.status !== 'open' || waitMs <= 0) {
         budget?.spend();
-        return answer;
+        return read.answer;
       }
+      // Not kept while held (thousands of waits, issue 37 §6): the answer is read again at the end.
+      read = undefined;
       if (wait.refusal !== undefined) {
         budget?.spend();
         throw wait.refusal;
@@ -774,7 +781,7 @@ export class InterruptsService {
         Date.now() - heldAt < WAIT_FREE_AFTER_MS
       )
         budget?.charge();
-      if (outcome === 'disconnected') return answer;
+      if (outcome === 'disconnected') return NOBODY_LISTENS;
       // Read first, and never gathered (WAIT_READ_GATHER_MS): the answer of a wait its interrupt's
       // change woke, and every wait's when the instance stops (its pool closes after them).
       const settled = outcome === 'settled' || outcome === 'stopping';

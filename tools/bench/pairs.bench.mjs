@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The service's request path against the bare apps of ../shared/perf-baseline on the same
+// The service's request path against the bare apps of tools/bench/perf-baseline on the same
 // throwaway Postgres, side by side in one run (issues 14 and 28): bare Fastify 5 + pg (the
 // denominator of issue 28's goals) and bare NestJS (Express) + pg (a second column). Every pair
 // is measured by the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before
@@ -11,7 +11,6 @@
 //   HTTP_ADAPTER=express npx nx run tools:bench-pairs    (the service on Express)
 //
 // Environment:
-//   PERF_BASELINE        the baseline's directory (default ../shared/perf-baseline, copied to tmp/perf-baseline)
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
 //   BASELINES            the bare apps to pair with (default fastify,nest-express)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)

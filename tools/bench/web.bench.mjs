@@ -19,6 +19,8 @@
 //    from before the navigation until usable, saved for DevTools (Performance → load profile),
 //    with its self time by script and by function in the log: where a cold load's script goes.
 //    BENCH_WEB_BUILT=1 skips the build (measures dist/ as it is, e.g. while iterating on a change).
+// 4. BENCH_WEB_RUNS=<n> cold and warm runs (default 10; more for an A/B on a busy machine);
+//    BENCH_WRITE=0 prints the section instead of writing BENCHMARKS.md.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -30,7 +32,7 @@ import { call, createKey, signUp } from '../scripts/with-service.mjs';
 import { benchDatabase, machine, root, startService, writeSection } from './bench-support.mjs';
 
 const OPEN = Number(process.argv[2] ?? 10_000);
-const RUNS = 10;
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 10);
 const CONCURRENCY = 8;
 /** Opened through the API; the rest of the inbox are SQL copies of these. */
 const TEMPLATES = 200;
@@ -38,7 +40,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /**
  * BENCH_WEB_BASELINE=<dir>: another build of the dashboard (e.g. `vite build --outDir <dir>` of
  * the commit before a change) served by a second service on the same data; each cold run of this
- * build is followed by one of it, so a busy machine's load falls on both alike.
+ * build has one of it beside it (before and after in turn), so a busy machine's load falls on
+ * both alike.
  */
 const BASELINE = process.env.BENCH_WEB_BASELINE;
 const FIRST_VISIT = process.env.BENCH_WEB_FIRST_VISIT === '1';
@@ -422,11 +425,16 @@ async function main() {
     const profiles = [];
     const baselineProfiles = [];
     for (let i = 0; i < RUNS; i++) {
+      // The baseline build beside each run, so both see the same moment's load; which of the two
+      // goes first alternates, so neither always meets the caches (the service's, Postgres's)
+      // the other just warmed.
+      const baselineFirst = baseline !== null && i % 2 === 1;
+      if (baselineFirst) baselineProfiles.push(await coldRun(`http://localhost:${baseline.port}`));
       const profile = await coldRun(dashboardUrl);
       cold.push(profile.usable);
       profiles.push(profile);
-      // The baseline build right after, so both see the same moment's load.
-      if (baseline) baselineProfiles.push(await coldRun(`http://localhost:${baseline.port}`));
+      if (baseline && !baselineFirst)
+        baselineProfiles.push(await coldRun(`http://localhost:${baseline.port}`));
     }
     if (PROFILE) await profileColdLoad(browser, storageState, dashboardUrl, PROFILE);
     const warm = [];
@@ -440,7 +448,7 @@ async function main() {
     await context.close();
     loads.push(loadavg()[0]);
     log(
-      `inbox usable: cold median ${pct(cold, 50).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm median ${pct(warm, 50).toFixed(0)} ms`,
+      `inbox usable: cold median ${pct(cold, 50).toFixed(0)} ms, p90 ${pct(cold, 90).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm median ${pct(warm, 50).toFixed(0)} ms`,
     );
 
     const steps = [
@@ -462,12 +470,31 @@ async function main() {
       `| the first row and the counts in the DOM (the commit that drew them) | | ${ms(median(profiles.map((p) => p.drawnAt).filter((x) => x !== null)))} |`,
       `| usable | | ${ms(median(profiles.map((p) => p.usable)))} |`,
     ].join('\n');
+    // Each run's difference from the baseline run beside it: the load of that moment falls
+    // on both, so the median of the differences is steadier than the difference of the medians.
+    const paired = baseline
+      ? median(profiles.map((p, i) => p.usable - baselineProfiles[i].usable))
+      : NaN;
     const baselineRow = baseline
-      ? `\n| the same with the baseline build (\`BENCH_WEB_BASELINE=${BASELINE}\`), each run right after one of this build's | median **${ms(median(baselineProfiles.map((p) => p.usable)))}** (drawn ${ms(median(baselineProfiles.map((p) => p.drawnAt).filter((x) => x !== null)))}; this build ${ms(median(profiles.map((p) => p.drawnAt).filter((x) => x !== null)))}), main-thread script ${ms(median(baselineProfiles.map((p) => p.script)))} (this build: ${ms(median(profiles.map((p) => p.script)))}) | |`
+      ? `\n| the same with the baseline build (\`BENCH_WEB_BASELINE=${BASELINE}\`), each run beside one of this build's | median **${ms(median(baselineProfiles.map((p) => p.usable)))}**, p90 ${ms(
+          pct(
+            baselineProfiles.map((p) => p.usable),
+            90,
+          ),
+        )} (drawn ${ms(median(baselineProfiles.map((p) => p.drawnAt).filter((x) => x !== null)))}; this build ${ms(median(profiles.map((p) => p.drawnAt).filter((x) => x !== null)))}), main-thread script ${ms(median(baselineProfiles.map((p) => p.script)))} (this build: ${ms(median(profiles.map((p) => p.script)))}); this build − baseline per pair, median ${ms(paired)} | |`
       : '';
     if (baseline)
       log(
-        `baseline cold median ${ms(median(baselineProfiles.map((p) => p.usable)))}, drawn ${ms(median(baselineProfiles.map((p) => p.drawnAt).filter((x) => x !== null)))}, script ${ms(median(baselineProfiles.map((p) => p.script)))}`,
+        `paired (this build − baseline, per run): median ${paired.toFixed(0)} ms over ${RUNS} pairs`,
+      );
+    if (baseline)
+      log(
+        `baseline cold median ${ms(median(baselineProfiles.map((p) => p.usable)))}, p90 ${ms(
+          pct(
+            baselineProfiles.map((p) => p.usable),
+            90,
+          ),
+        )}, drawn ${ms(median(baselineProfiles.map((p) => p.drawnAt).filter((x) => x !== null)))}, script ${ms(median(baselineProfiles.map((p) => p.script)))}`,
       );
     const busy = `main thread busy until usable (median): tasks ${ms(median(profiles.map((p) => p.task)))}, of them script ${ms(median(profiles.map((p) => p.script)))}, style and layout ${ms(median(profiles.map((p) => p.layout)))}`;
     const { drawn } = profiles[profiles.length - 1];
@@ -476,7 +503,9 @@ async function main() {
     log(`cold load, median (start → end):\n${profileRows}\n${busy}`);
 
     const kb = (n) => `${(n / KB).toFixed(1)} KB`;
-    writeSection(
+    const write =
+      process.env.BENCH_WRITE === '0' ? (_name, markdown) => console.log(markdown) : writeSection;
+    write(
       'web',
       `## The dashboard: bundle size and inbox time
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The request path's cost as CPU time per request (issue 14): the service's and the bare
-// baseline's (../shared/perf-baseline) processor time, read from /proc, over a fixed number of
+// baseline's (tools/bench/perf-baseline) processor time, read from /proc, over a fixed number of
 // requests. Throughput ratios move with whatever else the machine runs; CPU time per request
 // moves much less, so this is the figure to judge one change of the request path by. The pair
 // bench (`npx nx run tools:bench-pairs`) stays the figure of the goals.

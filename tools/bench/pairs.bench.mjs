@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The service's request path against the bare apps of ../shared/perf-baseline on the same
+// The service's request path against the bare apps of tools/bench/perf-baseline on the same
 // throwaway Postgres, side by side in one run (issues 14 and 28): bare Fastify 5 + pg (the
 // denominator of issue 28's goals) and bare NestJS (Express) + pg (a second column). Every pair
 // is measured by the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before
@@ -11,7 +11,6 @@
 //   HTTP_ADAPTER=express npx nx run tools:bench-pairs    (the service on Express)
 //
 // Environment:
-//   PERF_BASELINE        the baseline's directory (default ../shared/perf-baseline, copied to tmp/perf-baseline)
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
 //   BASELINES            the bare apps to pair with (default fastify,nest-express)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
@@ -652,7 +651,11 @@ const env = [
   .filter(Boolean)
   .join(' ');
 const adapterName = ADAPTER === 'express' ? 'Express' : 'Fastify';
-const markdown = `## The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)
+// A run into its own section (BENCH_SECTION) gets its own heading: README and the notes point at the default one by name.
+const heading = process.env.BENCH_SECTION
+  ? `The request path on ${adapterName}: the run kept as \`${SECTION}\` (issues 14, 28)`
+  : `The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)`;
+const markdown = `## ${heading}
 
 Command: \`${env ? `${env} ` : ''}npx nx run tools:bench-pairs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()},
 Postgres 15 (one throwaway cluster, fsync off; the bare apps in their own database, seeded by its \`seed.mjs\`), ${minutes} min.

@@ -184,6 +184,14 @@ export function load(opts) {
   );
 }
 
+/**
+ * `key` with one letter changed (same length and alphabet): it fails the checksum, so the service
+ * refuses it (401) without reaching the database — the malformed-key pair's and bench-cpu's key.
+ */
+export function checksumFailing(key) {
+  return key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
+}
+
 /** The median of numbers: the middle one, or the mean of the two middle ones. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -39,6 +39,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  checksumFailing,
   cpuMicros,
   freePort,
   load,
@@ -176,9 +177,7 @@ async function seedService(base, client) {
   log(
     `seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  // Same length and alphabet, one letter changed: it fails the checksum, never reaching the database.
-  const broken = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
-  return { key, keyId, organisationId, interruptId: interrupt.id, broken };
+  return { key, keyId, organisationId, interruptId: interrupt.id, broken: checksumFailing(key) };
 }
 
 // The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its

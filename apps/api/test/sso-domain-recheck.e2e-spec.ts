@@ -215,7 +215,9 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
     const heard = newDomain();
     const silentOwner = await provenBy('Silent Inc', silent);
     const heardOwner = await provenBy('Heard Inc', heard);
-    const oneRun = async (at: Date) => [...(await suite.t.app.get(SsoDomainRecheck).recheckDue(at, 1))];
+    const oneRun = async (at: Date) => [
+      ...(await suite.t.app.get(SsoDomainRecheck).recheckDue(at, 1)),
+    ];
     const at = new Date(drained.getTime() + DAY / 2);
     suite.dns.silence(`_interlock-challenge.${silent}`, true);
     try {

@@ -25,7 +25,6 @@ import {
   InvitationPreviewResponse,
 } from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/invitations')
@@ -69,8 +68,8 @@ export class InvitationsController {
   @Operation({
     operationId: 'withdrawInvitation',
     summary: 'Withdraw a pending invitation: its token stops working',
+    noContent: 'Withdrawn.',
   })
-  @NoContent('Withdrawn.')
   async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.invitations.withdraw(caller, id);
   }

@@ -653,7 +653,11 @@ const env = [
   .filter(Boolean)
   .join(' ');
 const adapterName = ADAPTER === 'express' ? 'Express' : 'Fastify';
-const markdown = `## The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)
+// A run into its own section (BENCH_SECTION) gets its own heading: README and the notes point at the default one by name.
+const heading = process.env.BENCH_SECTION
+  ? `The request path on ${adapterName}: the run kept as \`${SECTION}\` (issues 14, 28)`
+  : `The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)`;
+const markdown = `## ${heading}
 
 Command: \`${env ? `${env} ` : ''}npx nx run tools:bench-pairs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()},
 Postgres 15 (one throwaway cluster, fsync off; the bare apps in their own database, seeded by its \`seed.mjs\`), ${minutes} min.

@@ -2,8 +2,9 @@
 // `api:e2e-express`; `npm test` runs it): the e2e files that cover the HTTP layer itself — error
 // bodies and body limits (413, 415), the client address, bodies on routes that take none, cookies and CSRF,
 // the interrupts' reads and writes, the audit page and CSV export, MCP, SSE streams, the
-// dashboard's files, graceful shutdown, and single sign-on (its flow cookie set and read back,
-// the callback's JSON refusals, the start's throttle by client address). The whole suite runs on Express with
+// dashboard's files, graceful shutdown, single sign-on (its flow cookie set and read back,
+// the callback's JSON refusals, the start's throttle by client address), and the hot reads'
+// named prepared statements (named-statements). The whole suite runs on Express with
 // `HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs`; this subset keeps CI short.
 const base = require('./jest.e2e.config.cjs');
 
@@ -21,6 +22,7 @@ const SMOKE = [
   'graceful-shutdown',
   'liveness',
   'single-sign-on',
+  'named-statements',
 ];
 
 module.exports = {

@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -184,6 +184,14 @@ export function load(opts) {
   );
 }
 
+/**
+ * `key` with one letter changed (same length and alphabet): it fails the checksum, so the service
+ * refuses it (401) without reaching the database — the malformed-key pair's and bench-cpu's key.
+ */
+export function checksumFailing(key) {
+  return key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
+}
+
 /** The median of numbers: the middle one, or the mean of the two middle ones. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -214,18 +222,13 @@ export function writeSection(name, markdown) {
 }
 
 /**
- * The bare NestJS + pg baseline (../shared/perf-baseline), the denominator of the request-path
- * ratios (issue 14): a copy under tmp/ with its dependencies installed and built (kept between
- * runs). Returns its directory and where it was copied from.
+ * The bare apps of tools/bench/perf-baseline (NestJS on Express + pg, and fastify/: Fastify 5 + pg),
+ * the denominators of the request-path ratios (issues 14 and 28): a copy under tmp/ with their
+ * dependencies installed (each from its own package-lock.json) and the NestJS one built (kept
+ * between runs). Returns the copy's directory and where it was copied from.
  */
 export function prepareBaseline(log = (message) => console.error(message)) {
-  const source = resolve(
-    process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'),
-  );
-  const fallback = '/work/shared/perf-baseline';
-  const from = existsSync(join(source, 'run-pair.sh')) ? source : fallback;
-  if (!existsSync(join(from, 'run-pair.sh')))
-    throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
+  const from = join(root, 'tools', 'bench', 'perf-baseline');
   const dir = join(root, 'tmp', 'perf-baseline');
   const stamp = join(dir, '.prepared-from');
   const sourceLock = readFileSync(join(from, 'package-lock.json'), 'utf8');
@@ -235,9 +238,13 @@ export function prepareBaseline(log = (message) => console.error(message)) {
     readFileSync(join(dir, 'package-lock.json'), 'utf8') === sourceLock;
   // Sources are copied every run (cheap); dependencies are installed only when the lock changed.
   mkdirSync(dir, { recursive: true });
+  // (Any node_modules/ or dist/ beside the sources, from an install in place, is left behind.)
   for (const entry of readdirSync(from)) {
     if (entry === 'node_modules' || entry === 'dist') continue;
-    cpSync(join(from, entry), join(dir, entry), { recursive: true });
+    cpSync(join(from, entry), join(dir, entry), {
+      recursive: true,
+      filter: (path) => !/[\\/](node_modules|dist)$/.test(path),
+    });
   }
   if (!fresh) {
     log(`[bench] installing the baseline's dependencies in ${dir}`);

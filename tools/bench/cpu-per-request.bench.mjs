@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The request path's cost as CPU time per request (issue 14): the service's and the bare
-// baseline's (../shared/perf-baseline) processor time, read from /proc, over a fixed number of
+// baseline's (tools/bench/perf-baseline) processor time, read from /proc, over a fixed number of
 // requests. Throughput ratios move with whatever else the machine runs; CPU time per request
 // moves much less, so this is the figure to judge one change of the request path by. The pair
 // bench (`npx nx run tools:bench-pairs`) stays the figure of the goals.
@@ -9,8 +9,8 @@
 //
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
-// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox, with
-// AGAINST only; implies BENCH_WRITE=0),
+// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox and
+// malformed (a checksum-failing key's 401), with AGAINST only; implies BENCH_WRITE=0),
 // BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
 // to run this build's service under `node --cpu-prof` (its profile written there when it stops).
 //
@@ -25,6 +25,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  checksumFailing,
   cpuMicros,
   machine,
   prepareBaseline,
@@ -52,8 +53,11 @@ const loadAverage = () =>
     .join(' / ');
 
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
-/** CPU microseconds the process spent per request over REQUESTS requests (after a warm-up). */
-function measure(pid, url, headers = [], requests = REQUESTS) {
+/**
+ * CPU microseconds the process spent per request over REQUESTS requests (after a warm-up); every
+ * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401).
+ */
+function measure(pid, url, headers = [], requests = REQUESTS, refused = false) {
   const args = ['-c', String(CONNECTIONS), ...headers.flatMap((h) => ['-H', h]), url];
   execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
   const before = cpuMicros(pid);
@@ -63,7 +67,7 @@ function measure(pid, url, headers = [], requests = REQUESTS) {
       stdio: ['ignore', 'pipe', 'ignore'],
     }),
   );
-  const bad = out.non2xx + out.errors + out.timeouts;
+  const bad = (refused ? requests - out['4xx'] : out.non2xx) + out.errors + out.timeouts;
   if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
   return (cpuMicros(pid) - before) / requests;
 }
@@ -164,20 +168,22 @@ if (process.env.AGAINST) {
     interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS],
     audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)],
     inbox: ['/api/interrupts?limit=50', withKey, Math.round(REQUESTS / 4)],
+    // A checksum-failing key (one body letter changed, as the pair bench's): 401, no database.
+    malformed: ['/api/whoami', [`x-api-key=${checksumFailing(key)}`], REQUESTS, true],
   };
   const lines = [
     '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |',
     '|---|---|---|---|',
   ];
   try {
-    for (const [name, [path, headers, requests]] of Object.entries(routes)) {
+    for (const [name, [path, headers, requests, refused]] of Object.entries(routes)) {
       if (ONLY !== undefined && !ONLY.includes(name)) continue;
       const mine = [];
       const theirs = [];
       for (let round = 0; round < ROUNDS; round++) {
         const pair = [
-          () => mine.push(measure(service.pid, service.base + path, headers, requests)),
-          () => theirs.push(measure(other.pid, other.base + path, headers, requests)),
+          () => mine.push(measure(service.pid, service.base + path, headers, requests, refused)),
+          () => theirs.push(measure(other.pid, other.base + path, headers, requests, refused)),
         ];
         for (const run of round % 2 ? pair.reverse() : pair) run();
       }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The service's request path against the bare apps of ../shared/perf-baseline on the same
+// The service's request path against the bare apps of tools/bench/perf-baseline on the same
 // throwaway Postgres, side by side in one run (issues 14 and 28): bare Fastify 5 + pg (the
 // denominator of issue 28's goals) and bare NestJS (Express) + pg (a second column). Every pair
 // is measured by the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before
@@ -11,7 +11,6 @@
 //   HTTP_ADAPTER=express npx nx run tools:bench-pairs    (the service on Express)
 //
 // Environment:
-//   PERF_BASELINE        the baseline's directory (default ../shared/perf-baseline, copied to tmp/perf-baseline)
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
 //   BASELINES            the bare apps to pair with (default fastify,nest-express)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
@@ -40,6 +39,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  checksumFailing,
   cpuMicros,
   freePort,
   load,
@@ -177,9 +177,7 @@ async function seedService(base, client) {
   log(
     `seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  // Same length and alphabet, one letter changed: it fails the checksum, never reaching the database.
-  const broken = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
-  return { key, keyId, organisationId, interruptId: interrupt.id, broken };
+  return { key, keyId, organisationId, interruptId: interrupt.id, broken: checksumFailing(key) };
 }
 
 // The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
@@ -653,7 +651,11 @@ const env = [
   .filter(Boolean)
   .join(' ');
 const adapterName = ADAPTER === 'express' ? 'Express' : 'Fastify';
-const markdown = `## The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)
+// A run into its own section (BENCH_SECTION) gets its own heading: README and the notes point at the default one by name.
+const heading = process.env.BENCH_SECTION
+  ? `The request path on ${adapterName}: the run kept as \`${SECTION}\` (issues 14, 28)`
+  : `The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)`;
+const markdown = `## ${heading}
 
 Command: \`${env ? `${env} ` : ''}npx nx run tools:bench-pairs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()},
 Postgres 15 (one throwaway cluster, fsync off; the bare apps in their own database, seeded by its \`seed.mjs\`), ${minutes} min.

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 // deleted, the docs must follow. This spec collects every backticked identifier (camelCase or
 // PascalCase) and repository path in the docs a contributor reads, and fails for the ones the
 // tree no longer has. A name right after "was " (a rename recorded in DECISIONS.md) or "then "
-// (the name a thing had when a decision was taken) is history and is not checked. STYLE.md and
-// BENCHMARKS.md are left out on purpose: the first quotes other codebases, the second records
-// measurements of code as it was.
+// (the name a thing had when a decision was taken) is history and is not checked. SPEC.md is
+// checked too: the fields, classes and files it names (`actionDigest`, `RunState`) must exist.
+// STYLE.md and BENCHMARKS.md are left out on purpose: the first quotes other codebases, the
+// second records measurements of code as it was.
 const root = join(__dirname, '..', '..');
 
 const git = (...args: string[]): string[] =>
@@ -17,6 +18,7 @@ const git = (...args: string[]): string[] =>
 const DOCS = [
   'README.md',
   'ARCHITECTURE.md',
+  'docs/SPEC.md',
   'docs/DECISIONS.md',
   ...git('ls-files', 'apps/*/README.md', 'libs/*/README.md', 'tools/*/README.md'),
 ];

@@ -17,7 +17,7 @@ import {
 import { dashboardResponder } from './http/dashboard.middleware';
 import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
-import { methodNotAllowedGate } from './http/method-not-allowed';
+import { methodNotAllowedGate, ROUTER_OPTIONS } from './http/method-not-allowed';
 import { assignRequestId } from './http/request-id.middleware';
 import { LIVE, LIVENESS_PATH } from './health/health.controller';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
@@ -69,9 +69,8 @@ export async function createApp(
             ? false
             : (_address: string, hop: number) => hop < config.trustProxy,
         logger: false,
-        // Express's matching: case-insensitive, one trailing slash allowed, ids of any length
-        // (the pipes answer a malformed one).
-        routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 2048 },
+        // Express's matching (RouteMethods, the 405 gate, looks paths up with the same options).
+        routerOptions: { ...ROUTER_OPTIONS },
         frameworkErrors: fastifyFrameworkError,
       }),
       nestOptions,

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
 import {
   createApiKey,
   memberWithPermissions,
@@ -181,6 +182,80 @@ describe('organisation events (GET /api/events)', () => {
       actor: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
       interrupt: { id: opened.id, title: 'Hand back' },
       previousAssignee: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
+    });
+  });
+
+  it('sends interrupt.withdrawn, interrupt.reminder and interrupt.expired as the lifecycle writes them', async () => {
+    const client = await stream(owner.cookie);
+    await client.until(() => client.events.length === 1);
+    const server = t.app.getHttpServer();
+    const lifecycle = t.app.get(InterruptLifecycleService);
+    const withdrawn = await openInterrupt(server, key, { title: 'Not needed' });
+    const reminded = await openInterrupt(server, key, { title: 'Still waiting' });
+    const deadline = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({
+        title: 'Due soon',
+        actionRequests: [{ name: 'deploy' }, { name: 'notify' }],
+        timeoutSeconds: 60,
+      });
+    expect(deadline.status).toBe(201);
+
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${withdrawn.id}/cancel`)
+          .set('x-api-key', key)
+          .send({ reason: 'The agent found another way.' })
+      ).status,
+    ).toBe(200);
+    const policy = (steps: unknown[]) =>
+      http().put('/api/organisation/escalation-policy').set('cookie', owner.cookie).send({ steps });
+    expect((await policy([{ afterMinutes: 10, action: 'remind' }])).status).toBe(200);
+    try {
+      // The clock is injected: eleven minutes on for the reminder, 61 s for the deadline.
+      await lifecycle.escalateDue(new Date(Date.now() + 11 * 60_000));
+      await lifecycle.expireDue(new Date(Date.now() + 61_000));
+    } finally {
+      expect((await policy([])).status).toBe(200);
+    }
+
+    const mine = (type: string, id: string) =>
+      client.events.filter((e) => e.event === type && e.data.interrupt?.id === id);
+    await client.until(() => mine('interrupt.expired', deadline.body.id).length === 1);
+    const system = { type: 'system', id: null, name: 'system' };
+    const [withdrawnEvent] = mine('interrupt.withdrawn', withdrawn.id);
+    expect(withdrawnEvent.data).toEqual({
+      seq: Number(withdrawnEvent.id),
+      type: 'interrupt.withdrawn',
+      createdAt: expect.stringMatching(/Z$/),
+      actor: { type: 'api_key', id: expect.any(String), name: 'agent-key' },
+      interrupt: { id: withdrawn.id, title: 'Not needed' },
+      reason: 'The agent found another way.',
+    });
+    const reminders = mine('interrupt.reminder', reminded.id);
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0].data).toEqual({
+      seq: Number(reminders[0].id),
+      type: 'interrupt.reminder',
+      createdAt: expect.stringMatching(/Z$/),
+      actor: system,
+      interrupt: { id: reminded.id, title: 'Still waiting' },
+      step: 1,
+      assignee: null,
+    });
+    // A withdrawn interrupt is no longer open: nobody is reminded of it.
+    expect(mine('interrupt.reminder', withdrawn.id)).toEqual([]);
+    const [expiredEvent] = mine('interrupt.expired', deadline.body.id);
+    expect(expiredEvent.data).toEqual({
+      seq: Number(expiredEvent.id),
+      type: 'interrupt.expired',
+      createdAt: expect.stringMatching(/Z$/),
+      actor: system,
+      interrupt: { id: deadline.body.id, title: 'Due soon' },
+      outcome: 'reject',
+      actionNames: ['deploy', 'notify'],
     });
   });
 

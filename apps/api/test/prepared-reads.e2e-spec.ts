@@ -220,10 +220,11 @@ describe('prepared reads on Postgres', () => {
       instrumentPreparedReads(reads, metrics);
       const text = await metrics.render();
       return Object.fromEntries(
-        [...text.matchAll(/^(interlock_db_(?:un)?named_statements\w*) (\S+)$/gm)].map((m) => [
-          m[1],
-          Number(m[2]),
-        ]),
+        [
+          ...text.matchAll(
+            /^(interlock_db_(?:(?:un)?named_statements\w*|unnamed_fallbacks)) (\S+)$/gm,
+          ),
+        ].map((m) => [m[1], Number(m[2])]),
       );
     };
     const capped = new PreparedReads(ds, true, undefined, { maxStatements: 2 });
@@ -232,6 +233,7 @@ describe('prepared reads on Postgres', () => {
       interlock_db_named_statements: 0,
       interlock_db_named_statements_max: 2,
       interlock_db_unnamed_statements: 0,
+      interlock_db_unnamed_fallbacks: 0,
     });
     const texts = [1, 2, 3].map((n) => `SELECT id, ${n} AS m FROM things WHERE id = $1`);
     for (const sql of texts) await capped.query(sql, [ids[0]]);
@@ -241,6 +243,7 @@ describe('prepared reads on Postgres', () => {
       interlock_db_named_statements: 2,
       interlock_db_named_statements_max: 2,
       interlock_db_unnamed_statements: 1,
+      interlock_db_unnamed_fallbacks: 0,
     });
     // Off (the embedded database, a pooler, a failed self-check): nothing is named.
     const off = new PreparedReads(ds, false, 'a reason');
@@ -250,7 +253,45 @@ describe('prepared reads on Postgres', () => {
       interlock_db_named_statements: 0,
       interlock_db_named_statements_max: 500,
       interlock_db_unnamed_statements: 0,
+      interlock_db_unnamed_fallbacks: 0,
     });
+  });
+
+  it('asked to be on with no pool of its own to run on, is off with the reason and fails its self-check', async () => {
+    // As if a TypeORM upgrade had moved the driver's pool (driver.master).
+    const poolless = { driver: {} } as unknown as DataSource;
+    const reads = new PreparedReads(poolless, true);
+    expect(reads.prepared).toBe(false);
+    expect(reads.offBecause).toMatch(
+      /^the data source has no pool of its own to name statements on/,
+    );
+    expect(await reads.selfCheck()).toBe(reads.offBecause);
+    // Off by choice is no failure, and says why.
+    const chosen = new PreparedReads(poolless, false, 'the embedded database');
+    expect(chosen.offBecause).toBe('the embedded database');
+    expect(await chosen.selfCheck()).toBeNull();
+    expect(new PreparedReads(poolless, false).offBecause).toBe('turned off by its caller');
+  });
+
+  it("runs a transaction's statement unnamed when its connection cannot be reached: counted, told once", async () => {
+    const told: Array<[string, string]> = [];
+    const watched = new PreparedReads(ds, true, undefined, {
+      onFallback: (reason, sql) => told.push([reason, sql]),
+    });
+    const sql = `SELECT id FROM things WHERE id = $1`;
+    // The data source's own manager is no transaction: it has no runner, so no connection of its own.
+    for (let i = 0; i < 3; i++)
+      expect(await watched.within(ds.manager).query(sql, [ids[0]])).toEqual([{ id: ids[0] }]);
+    expect(watched.fallbacks).toBe(3);
+    expect(told).toEqual([['the entity manager has no transaction runner', sql]]);
+    // A transaction's statements reach its connection: nothing more is counted.
+    await ds.transaction(async (tx) => {
+      expect(await watched.within(tx).query(sql, [ids[1]])).toEqual([{ id: ids[1] }]);
+    });
+    expect(watched.fallbacks).toBe(3);
+    const metrics = new Metrics();
+    instrumentPreparedReads(watched, metrics);
+    expect(await metrics.render()).toMatch(/^interlock_db_unnamed_fallbacks 3$/m);
   });
 
   it('fails inside a transaction the way the transaction does, and rolls it back', async () => {

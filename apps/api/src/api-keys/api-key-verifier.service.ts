@@ -57,11 +57,24 @@ export class ApiKeyVerifier {
     jobs.register(this.lastUsed);
   }
 
-  async verify(value: string): Promise<ApiKeyPrincipal> {
+  /**
+   * The principal of `value`, or its refusal. Synchronous when nothing has to be read — a value
+   * verified in the last seconds (found by its digest: no parse, no HMAC, no query), and a value
+   * that does not parse (malformed or checksum-failing, thrown at once) — so the guard admits or
+   * refuses without a promise (issue 28: a malformed key's 401 costs no more than an answer); a
+   * promise when the key must be read.
+   */
+  verify(value: string): ApiKeyPrincipal | Promise<ApiKeyPrincipal> {
     const now = Date.now();
-    // A value verified in the last seconds is found by its digest: no parse, no HMAC, no query.
     const digest = presentedKeyDigest(value);
-    const key = this.cache.get(digest, now) ?? (await this.lookup(value, digest, now));
+    const cached = this.cache.get(digest, now);
+    if (cached !== undefined) return this.principalOf(cached, now);
+    if (!parseApiKey(value, this.config.apiKeyPrefix).ok) throw INVALID;
+    return this.lookup(value, digest, now).then((key) => this.principalOf(key, now));
+  }
+
+  /** A known key's principal at `now`, or API_KEY_EXPIRED; its use recorded. */
+  private principalOf(key: CachedApiKey, now: number): ApiKeyPrincipal {
     if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
     this.lastUsed.record(key.organisationId, key.apiKeyId, now);
     return {
@@ -99,8 +112,8 @@ export class ApiKeyVerifier {
     return key;
   }
 
+  /** A value that parsed (`verify`), read by its peppered hash. */
   private async verifyUncached(value: string, digest: string, now: number): Promise<CachedApiKey> {
-    if (!parseApiKey(value, this.config.apiKeyPrefix).ok) throw INVALID;
     const keyHash = hashApiKey(value, this.config.apiKeyPepper);
     const key = await this.load(keyHash, digest, now);
     if (key === undefined) throw INVALID;

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   type AuditFilter,
@@ -33,14 +33,11 @@ export interface AuditPrefixRow {
  */
 @Injectable()
 export class AuditLogRepository {
-  private readonly reads: PreparedReads;
-
   constructor(
     private readonly dataSource: DataSource,
-    @Optional() reads?: PreparedReads,
-  ) {
-    this.reads = reads ?? new PreparedReads(dataSource, false);
-  }
+    // DatabaseModule's, on or loudly off: never a silent off one built here (issue 28).
+    private readonly reads: PreparedReads,
+  ) {}
 
   /**
    * The first page of a walk without words (`AuditJsonRow`s) and the snapshot it is bound to, in

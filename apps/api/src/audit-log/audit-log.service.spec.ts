@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { WALK_CHUNK } from '@interlock/audit';
 import type { AppConfig } from '../config/app-config';
+import { PreparedReads } from '../database/prepared-reads';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
 
@@ -23,6 +24,10 @@ function row(seq: number, n: number, hit: boolean) {
   return { ...jsonRow(seq), hit, n: String(n) };
 }
 
+/** The hot reads off: the scripted data source answers every statement itself. */
+const scriptedReads = (dataSource: DataSource) =>
+  new PreparedReads(dataSource, false, 'a scripted data source answers every statement');
+
 const ids = (rows: { entry_json: string }[]) =>
   rows.map((r) => (JSON.parse(r.entry_json) as { id: string }).id);
 
@@ -36,9 +41,12 @@ describe('AuditLogService search walk', () => {
         return answers.shift() ?? [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(new AuditLogRepository(dataSource), {
-      cursorSecret: 'p'.repeat(32),
-    } as AppConfig);
+    const service = new AuditLogService(
+      new AuditLogRepository(dataSource, scriptedReads(dataSource)),
+      {
+        cursorSecret: 'p'.repeat(32),
+      } as AppConfig,
+    );
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
     const search = service as unknown as {
       rows: (...args: unknown[]) => Promise<{ entry_json: string }[]>;
@@ -103,10 +111,13 @@ describe('AuditLogService first page', () => {
         return calls.length === 1 ? rows : [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(new AuditLogRepository(dataSource), {
-      apiKeyPepper: 'p'.repeat(32),
-      cursorSecret: 'c'.repeat(32),
-    } as AppConfig);
+    const service = new AuditLogService(
+      new AuditLogRepository(dataSource, scriptedReads(dataSource)),
+      {
+        apiKeyPepper: 'p'.repeat(32),
+        cursorSecret: 'c'.repeat(32),
+      } as AppConfig,
+    );
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');

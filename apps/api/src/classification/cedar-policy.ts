@@ -11,20 +11,14 @@
  * (its `@message` annotation is the agent's message), a deny nothing determined leaves the action
  * to the rules after it. An evaluation error fails closed (the action goes to a person).
  */
-import { createRequire } from 'node:module';
 import type * as CedarWasm from '@cedar-policy/cedar-wasm/nodejs';
-
-let engine: typeof CedarWasm | undefined;
+import { onFirstUse } from '../loading/on-first-use.util';
 
 /**
  * The Node build (CommonJS), loaded by the first policy parsed or evaluated: its WebAssembly is
  * compiled at require time, about 10 MB that a process with no Cedar rule never holds (issue 28).
  */
-function cedar(): typeof CedarWasm {
-  return (engine ??= createRequire(__filename)(
-    '@cedar-policy/cedar-wasm/nodejs',
-  ) as typeof CedarWasm);
-}
+const cedar = onFirstUse<typeof CedarWasm>('@cedar-policy/cedar-wasm/nodejs');
 
 /** What policies see (SPEC §8d). */
 export const CEDAR_SCHEMA = `entity Key;

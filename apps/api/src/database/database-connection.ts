@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
-import { EmbeddedPostgres } from './embedded-postgres';
+import type { EmbeddedPostgres } from './embedded-postgres';
 import {
   grantServiceRoleUnderLock,
   MigrationLog,
@@ -53,7 +53,7 @@ export class DatabaseConnection {
   ): Promise<DatabaseConnection> {
     const log = options.log ?? { info: () => undefined };
     const embedded =
-      config.databaseUrl === undefined ? await EmbeddedPostgres.start(config.dataDir) : undefined;
+      config.databaseUrl === undefined ? await startEmbedded(config.dataDir) : undefined;
     const url = embedded === undefined ? (config.databaseUrl as string) : embedded.url;
     const directUrl = embedded === undefined ? (config.databaseDirectUrl ?? url) : url;
     const connectTimeoutMs = config.databaseConnectTimeoutMs;
@@ -157,4 +157,13 @@ async function withDirectDataSource<T>(
 function guardNewConnections(dataSource: DataSource): void {
   const pool = (dataSource.driver as unknown as { master?: EventEmitter }).master;
   pool?.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
+}
+
+/**
+ * The embedded database, its module (PGlite, its socket server) loaded only then: a process on an
+ * external Postgres never holds them (issue 28: RSS).
+ */
+async function startEmbedded(dataDir: string): Promise<EmbeddedPostgres> {
+  const { EmbeddedPostgres } = await import('./embedded-postgres');
+  return EmbeddedPostgres.start(dataDir);
 }

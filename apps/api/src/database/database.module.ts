@@ -41,12 +41,17 @@ import type { Logger } from 'pino';
               { cap, sql: sql.slice(0, 200) },
               `named prepared statements: ${cap} distinct statements are named, the most kept; statements past them run unnamed (a query that writes values into its text makes a new statement per call)`,
             ),
+          onFallback: (reason, sql) =>
+            logger.warn(
+              { reason, sql: sql.slice(0, 200) },
+              `named prepared statements: a transaction's statement ran unnamed (${reason}); later ones are counted (interlock_db_unnamed_fallbacks), not logged`,
+            ),
         });
         const problem = await reads.selfCheck();
         if (problem !== null) {
           logger.error(
             { problem },
-            'named prepared statements: the self-check failed, so the hot reads run unnamed through the driver (database/prepared-statement.ts relies on node-postgres internals a pg upgrade may have changed)',
+            'named prepared statements: the self-check failed, so the hot reads run unnamed through the driver (database/prepared-reads.ts and prepared-statement.ts rely on TypeORM and node-postgres internals an upgrade may have changed)',
           );
           return off(`the self-check failed: ${problem}`);
         }

@@ -64,6 +64,18 @@ export interface PreparedReadsOptions {
    * (DatabaseModule), since those reads lose the statement writer's saving without a word else.
    */
   readonly onCapReached?: (cap: number, sql: string) => void;
+  /**
+   * Told once, the first time a transaction's statement runs unnamed through TypeORM because its
+   * connection cannot be reached (`within`): the service logs it as a warning (DatabaseModule);
+   * `fallbacks` counts every such statement.
+   */
+  readonly onFallback?: (reason: string, sql: string) => void;
+}
+
+/** The transaction runner's parts `within` uses (TypeORM's PostgresQueryRunner; not in its typings). */
+interface TransactionRunner {
+  databaseConnection?: PoolClient;
+  isReleased: boolean;
 }
 
 /**
@@ -81,21 +93,40 @@ export interface PreparedReadsOptions {
  * the first text past the cap is reported once (`onCapReached`, a warning in the log) and
  * `unnamedTexts` counts them, so a query built with values in its text (a new text per call,
  * filling the cap) cannot turn the saving off for every later read unseen.
+ *
+ * Never silently off (issue 28): off is chosen with a reason (`offBecause`, the start-up line
+ * `named prepared statements: off (<why>)`); asked to be on where the data source has no pool of
+ * its own to name statements on, it is off with that reason and its self-check fails; and a
+ * transaction's statement that cannot reach the transaction's connection runs unnamed, counted
+ * (`fallbacks`) and reported once (`onFallback`, a warning in the log).
  */
 export class PreparedReads {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly pool: Pool | undefined;
   private readonly maxStatements: number;
   private readonly unnamed = new Set<string>();
+  /** Why the statements run unnamed: as given when off by choice, or the missing pool's reason. */
+  readonly offBecause: string | undefined;
+  /** Set when asked to be on with no pool to run on: the self-check's failure. */
+  private readonly poolMissing: string | undefined;
+  private fellBack = 0;
 
+  /**
+   * On (`enabled`), or off for the reason given — said at start-up (DatabaseModule) and kept in
+   * `offBecause`; a unit test's scripted data source is off with its own reason.
+   */
   constructor(
     private readonly dataSource: DataSource,
     enabled: boolean,
-    /** Why the statements run unnamed, when they do by configuration or a failed self-check. */
-    readonly offBecause?: string,
+    offBecause?: string,
     private readonly options: PreparedReadsOptions = {},
   ) {
     this.pool = enabled ? (dataSource.driver as unknown as { master?: Pool }).master : undefined;
+    this.poolMissing =
+      enabled && this.pool === undefined
+        ? "the data source has no pool of its own to name statements on (TypeORM's driver.master is missing: a TypeORM upgrade may have moved it)"
+        : undefined;
+    this.offBecause = enabled ? this.poolMissing : (offBecause ?? 'turned off by its caller');
     this.maxStatements = options.maxStatements ?? MAX_PREPARED_STATEMENTS;
   }
 
@@ -118,16 +149,22 @@ export class PreparedReads {
     return this.pool !== undefined;
   }
 
+  /** A transaction's statements that ran unnamed because its connection could not be reached. */
+  get fallbacks(): number {
+    return this.fellBack;
+  }
+
   /**
    * Whether the statement writer still works with this node-postgres (it drives the driver's
    * `Connection` and Submittable protocol, which pg does not promise to keep): a probe with one
    * column of each kind the hot reads decode, run through PreparedStatement twice on one
    * connection (parsed and described, then Bind/Execute/Sync only) and once through the driver,
-   * must give the same rows. Null when it does (or the writer is off); else what went wrong, and
-   * the caller turns the writer off, loudly (DatabaseModule).
+   * must give the same rows. Null when it does (or the writer was turned off); else what went
+   * wrong — including a writer asked to be on with no pool to run on — and the caller turns the
+   * writer off, loudly (DatabaseModule).
    */
   async selfCheck(): Promise<string | null> {
-    if (this.pool === undefined) return null;
+    if (this.pool === undefined) return this.poolMissing ?? null;
     const params = [SELF_CHECK_ID, 'Ünïcødé "q"', 41, '2026-11-21T10:00:00.123456Z', null];
     const client = await this.pool.connect();
     let problem: string | null = null;
@@ -168,15 +205,24 @@ export class PreparedReads {
    * UPDATE and DELETE `[rows, rowCount]`). Statements without parameters go through `tx`.
    */
   within(tx: EntityManager): TransactionQueries {
-    const runner = tx.queryRunner as unknown as
-      { databaseConnection?: PoolClient; isReleased: boolean } | undefined;
-    if (this.pool === undefined || runner === undefined) return tx;
+    if (this.pool === undefined) return tx;
+    const runner = tx.queryRunner as unknown as TransactionRunner | undefined;
     return {
       query: async <T>(sql: string, params: unknown[] = []): Promise<T> => {
-        const client = runner.databaseConnection;
         const statement = params.length === 0 ? undefined : this.statementOf(sql);
-        if (statement === undefined || client === undefined || runner.isReleased)
+        if (statement === undefined) return tx.query<T>(sql, params);
+        const client = runner?.databaseConnection;
+        if (runner === undefined || client === undefined || runner.isReleased) {
+          this.fallBack(
+            runner === undefined
+              ? 'the entity manager has no transaction runner'
+              : runner.isReleased
+                ? "the transaction's runner is released"
+                : "the transaction's runner has no connection (TypeORM's databaseConnection)",
+            sql,
+          );
           return tx.query<T>(sql, params);
+        }
         try {
           const raw = await runOnClient(client, statement, params);
           return (
@@ -203,6 +249,12 @@ export class PreparedReads {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** A statement of a transaction run unnamed: counted, and the first one told. */
+  private fallBack(reason: string, sql: string): void {
+    this.fellBack += 1;
+    if (this.fellBack === 1) this.options.onFallback?.(reason, sql);
   }
 
   private noteUnnamed(sql: string): void {

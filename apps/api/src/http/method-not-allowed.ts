@@ -45,9 +45,20 @@ function overlap(a: Segments, b: Segments): boolean {
 }
 
 /**
+ * How the service's paths match, on both adapters: Express's matching — case-insensitive, one
+ * trailing slash allowed, ids of any length (the pipes answer a malformed one). The Fastify
+ * adapter's router takes these (app.factory.ts), and so does RouteMethods' copy of it.
+ */
+export const ROUTER_OPTIONS = {
+  caseSensitive: false,
+  ignoreTrailingSlash: true,
+  maxParamLength: 2048,
+} as const;
+
+/**
  * The methods the service serves on each path, looked up with Fastify's own router
- * (`find-my-way`, with the options the Fastify adapter gives it: case-insensitive, one trailing
- * slash allowed), so both adapters answer 405 for exactly the paths Fastify routes.
+ * (`find-my-way`, with the options the Fastify adapter gives it: ROUTER_OPTIONS), so both
+ * adapters answer 405 for exactly the paths Fastify routes.
  *
  * A path belongs to its most specific routes: where a literal route and a parameter route of
  * another method both match it (`POST /api/me/sessions/revoke-others` and
@@ -55,11 +66,7 @@ function overlap(a: Segments, b: Segments): boolean {
  * `DELETE /api/me/sessions/revoke-others` is a 405, not a session id the router would hand on.
  */
 export class RouteMethods {
-  private readonly router = FindMyWay({
-    caseSensitive: false,
-    ignoreTrailingSlash: true,
-    maxParamLength: 2048,
-  });
+  private readonly router = FindMyWay({ ...ROUTER_OPTIONS });
   private readonly methods: HTTPMethod[];
   /** `METHOD /pattern` of the routes a more specific route of the service may take a path from. */
   private readonly shadowed = new Set<string>();

@@ -17,7 +17,7 @@ import {
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember, lockCurrentMemberByEmail } from '../members/memberships.repository';
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   chooseSearchPlan,
@@ -153,7 +153,6 @@ function storedActionRequest(a: NewActionRequest, n: number): StoredActionReques
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
-  private readonly reads: PreparedReads;
   /** The records held waits read, in batches (a herd's reads, SPEC §8e). */
   private readonly waitRecords: WaitReadBatches<{
     status: InterruptStatus;
@@ -174,10 +173,10 @@ export class InterruptsService {
     private readonly organisations: OrganisationsRepository,
     private readonly resumes: InterruptResumes,
     @Inject(APP_CONFIG) config: AppConfig,
-    @Optional() reads?: PreparedReads,
+    // DatabaseModule's, on or loudly off: never a silent off one built here (issue 28).
+    private readonly reads: PreparedReads,
   ) {
     this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
-    this.reads = reads ?? new PreparedReads(dataSource, false);
     this.waitRecords = new WaitReadBatches(waits, (organisationId, ids) =>
       this.interrupts.readRecords(this.reads, organisationId, ids),
     );

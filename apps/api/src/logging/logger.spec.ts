@@ -1,4 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../config/app-config';
 import { assignRequestId } from '../http/request-id.middleware';
@@ -115,6 +116,34 @@ describe('redactUrl and invitation tokens (issue 34, item 6)', () => {
       'https://interlock.example.com/invitations/[redacted]?a=b',
     );
     expect(redactUrl(`/x?invite=${TOKEN}&status=open`)).toBe('/x?invite=[redacted]&status=open');
+  });
+});
+
+describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its first use)', () => {
+  it('folds a request line into method, URL, status and duration, and writes other lines as their message', async () => {
+    const out: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logger = createLogger(
+      { logLevel: 'info', logFormat: 'pretty' } as AppConfig,
+      destination,
+    );
+    logger.info(
+      { req: { method: 'GET', url: '/api/whoami' }, res: { statusCode: 200 }, durationMs: 3 },
+      'GET 200',
+    );
+    logger.warn('the dashboard is not built');
+    // The pretty stream hands its lines on through a pipe: wait for both (bounded).
+    for (let waited = 0; out.join('').split('\n').length < 3 && waited < 5_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const text = out.join('');
+    expect(text).toContain('GET /api/whoami 200 3ms');
+    expect(text).toMatch(/WARN.*the dashboard is not built/);
+    expect(text).not.toContain('"level"');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type {
   IncomingHttpHeaders,
   IncomingMessage,
@@ -12,6 +12,10 @@ import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
 import { traceFields, tracingEnabled } from '../tracing/spans';
 import { stdoutDestination } from './log-destination.util';
+import { onFirstUse } from '../loading/on-first-use.util';
+
+/** Loaded only for a log read by a person (LOG_FORMAT=pretty, or a terminal): JSON lines never need it (issue 28). */
+const pinoPretty = onFirstUse<typeof PinoPretty>('pino-pretty');
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -62,7 +66,7 @@ export function isPrettyLog(
  * synchronously, like the JSON log.
  */
 export function prettyDestination(destination?: DestinationStream): DestinationStream {
-  return pinoPretty({
+  return pinoPretty()({
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,service,context,req,res',

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type * as nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { MailConfig } from '../config/app-config';
+import { onFirstUse } from '../loading/on-first-use.util';
+
+/** nodemailer, loaded by the first message (issue 28: a process that sends no email never holds it). */
+const mailTransports = onFirstUse<typeof nodemailer>('nodemailer');
 
 /** One email: both parts, rendered from templates by the caller. */
 export interface OutgoingMail {
@@ -31,44 +35,34 @@ export interface SentMail {
  * never carries a message's body: its links hold invitation, sign-in or action tokens.
  */
 export class Mailer {
-  private readonly transport: Transporter | undefined;
-  private readonly files: Transporter | undefined;
+  /** Made by the first message (SMTP_URL set): the pool connects only then anyway. */
+  private transport: nodemailer.Transporter | undefined;
+  /** Made by the first message written to MAIL_DIR (no SMTP_URL, outside production). */
+  private files: nodemailer.Transporter | undefined;
 
   constructor(
     private readonly config: MailConfig,
     private readonly logger: Logger,
     private readonly production: boolean,
-  ) {
-    this.transport =
-      config.smtpUrl === undefined
-        ? undefined
-        : nodemailer.createTransport({
-            url: config.smtpUrl,
-            pool: true,
-            maxConnections: config.maxConnections,
-            maxMessages: 100,
-          });
-    // Renders the message exactly as SMTP would carry it, for the development outbox.
-    this.files =
-      config.smtpUrl === undefined && !production
-        ? nodemailer.createTransport({ streamTransport: true, buffer: true })
-        : undefined;
-  }
+  ) {}
 
   /** Whether messages really leave (SMTP_URL is set); the dashboard says so when they do not. */
   get enabled(): boolean {
-    return this.transport !== undefined;
+    return this.config.smtpUrl !== undefined;
   }
 
   async send(mail: OutgoingMail): Promise<SentMail> {
     const messageId = mail.messageId ?? `${randomUUID()}@${this.config.messageIdDomain}`;
-    if (this.transport === undefined) {
-      if (this.files === undefined) {
+    const smtpUrl = this.config.smtpUrl;
+    if (smtpUrl === undefined) {
+      if (this.production) {
         this.logger.warn(
           { to: mail.to, subject: mail.subject, messageId },
           'email is off (no SMTP_URL): message not sent',
         );
       } else {
+        // Renders the message exactly as SMTP would carry it, for the development outbox.
+        this.files ??= mailTransports().createTransport({ streamTransport: true, buffer: true });
         const file = await this.writeFile(this.files, mail, messageId);
         this.logger.info(
           { to: mail.to, subject: mail.subject, messageId, file },
@@ -77,6 +71,12 @@ export class Mailer {
       }
       return { messageId, transport: 'log' };
     }
+    this.transport ??= mailTransports().createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: this.config.maxConnections,
+      maxMessages: 100,
+    });
     await this.transport.sendMail(this.envelope(mail, messageId));
     return { messageId, transport: 'smtp' };
   }
@@ -95,7 +95,7 @@ export class Mailer {
 
   /** Writes the message as `<MAIL_DIR>/<time>-<messageId>.eml` (readable by its owner only) and returns the path. */
   private async writeFile(
-    files: Transporter,
+    files: nodemailer.Transporter,
     mail: OutgoingMail,
     messageId: string,
   ): Promise<string> {

@@ -7,7 +7,6 @@ import {
   sendJson,
   takeResponse,
 } from '../http/platform';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../auth/principal';
@@ -61,18 +60,20 @@ export class McpController {
       ip: req.ip ?? null,
       requestId: requestIdOf(req),
     };
-    const server = this.mcp.serverFor(caller, key.apiKeyId, (error) =>
+    // Stateless: this request's own server and transport, answering on its own response (JSON,
+    // or a Server-Sent Events stream when a tool sends progress).
+    const { server, transport } = await this.mcp.exchange(caller, key.apiKeyId, (error) =>
       requestLog(req).error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
     );
-    // Stateless: this request's own transport, answering on its own response (JSON, or a
-    // Server-Sent Events stream when a tool sends progress).
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const res = takeResponse(reply);
-    // The client went away (or the answer is sent): stop any wait and free both.
-    res.on('close', () => {
+    const close = () => {
       void transport.close();
       void server.close();
-    });
+    };
+    // The client went away while the protocol's code loaded (the first request): nothing to answer.
+    if (res.destroyed) return close();
+    // The client went away (or the answer is sent): stop any wait and free both.
+    res.on('close', close);
     await server.connect(transport);
     await transport.handleRequest(nodeRequest(req), res, req.body);
   }

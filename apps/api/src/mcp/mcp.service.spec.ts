@@ -45,7 +45,7 @@ async function connect(verify: jest.Mock) {
     } as AppConfig,
   );
   const errors: unknown[] = [];
-  const server = service.serverFor(
+  const { server } = await service.exchange(
     { rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' },
     'key-1',
     (e) => errors.push(e),

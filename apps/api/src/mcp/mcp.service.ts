@@ -1,13 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createInterlockMcpServer } from '@interlock/mcp';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { InterruptLifecycleService } from '../interrupts/interrupt-lifecycle.service';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { SessionsService } from '../sessions/sessions.service';
-import { McpCaller, ServiceBackend } from './service-backend';
+import type * as McpProtocolCode from './mcp-protocol';
+import type { McpCaller } from './service-backend';
+
+/** The MCP protocol's code (mcp-protocol.ts), loaded by the first `/mcp` request. */
+type McpProtocol = typeof McpProtocolCode;
+
+/** One `/mcp` request's server and the transport it answers on. */
+export interface McpExchange {
+  server: McpServer;
+  transport: StreamableHTTPServerTransport;
+}
 
 /** Reads of an interrupt while a tool waits: a primary-key lookup, so once a second is cheap. */
 const POLL_INTERVAL_MS = 1_000;
@@ -30,6 +40,8 @@ export class McpService {
   private readonly stopping = new AbortController();
   /** Waits open per API key id, on this instance. */
   private readonly waits = new Map<string, number>();
+  /** Loaded once, by the first request (issue 28: a process serving no MCP never holds the SDK). */
+  private protocol: Promise<McpProtocol> | undefined;
 
   constructor(
     private readonly interrupts: InterruptsService,
@@ -39,25 +51,30 @@ export class McpService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A server for one request of `caller`; `onError` hears what a tool failed on (for the request's log). */
-  serverFor(caller: McpCaller, apiKeyId: string, onError: (error: unknown) => void): McpServer {
-    const backend = new ServiceBackend(
-      {
-        interrupts: this.interrupts,
-        lifecycle: this.lifecycle,
-        sessions: this.sessions,
-        verifier: this.verifier,
-      },
-      caller,
-    );
-    return createInterlockMcpServer({
-      backend,
+  /**
+   * The server and transport of one request of `caller`; `onError` hears what a tool failed on
+   * (for the request's log).
+   */
+  async exchange(
+    caller: McpCaller,
+    apiKeyId: string,
+    onError: (error: unknown) => void,
+  ): Promise<McpExchange> {
+    const protocol = await (this.protocol ??= import('./mcp-protocol'));
+    const deps = {
+      interrupts: this.interrupts,
+      lifecycle: this.lifecycle,
+      sessions: this.sessions,
+      verifier: this.verifier,
+    };
+    const server = protocol.serverOf(deps, caller, {
       dashboardUrl: this.config.dashboardUrl,
       pollIntervalMs: POLL_INTERVAL_MS,
       stopWaiting: this.stopping.signal,
       onError,
       acquireWait: () => this.acquireWait(apiKeyId),
     });
+    return { server, transport: protocol.statelessTransport() };
   }
 
   /** A wait slot of the key, with its release; undefined when the key holds MCP_MAX_WAITS_PER_KEY already. */

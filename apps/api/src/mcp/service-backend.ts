@@ -155,7 +155,7 @@ export class ServiceBackend implements InterlockBackend {
   }
 
   /** The key as it is now: refused (401) the moment it is revoked or expires. */
-  private key(): Promise<ApiKeyPrincipal> {
+  private async key(): Promise<ApiKeyPrincipal> {
     return this.deps.verifier.verify(this.caller.rawKey);
   }
 

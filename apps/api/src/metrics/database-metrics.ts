@@ -106,8 +106,9 @@ function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
 
 /**
  * The hot reads' named prepared statements at each scrape: on or off, how many texts are named
- * and the cap, and how many texts ran unnamed past it — the start-up log's once-only warning
- * (DatabaseModule) as a series an alert can watch (InterlockNamedStatementsCapReached).
+ * and the cap, how many texts ran unnamed past it — the start-up log's once-only warning
+ * (DatabaseModule) as a series an alert can watch (InterlockNamedStatementsCapReached) — and how
+ * many of a transaction's statements ran unnamed because its connection could not be reached.
  */
 export function instrumentPreparedReads(reads: PreparedReads, metrics: Metrics): void {
   metrics.addCollector('named-statements', () => {
@@ -115,5 +116,6 @@ export function instrumentPreparedReads(reads: PreparedReads, metrics: Metrics):
     metrics.dbNamedStatements.set(reads.namedTexts);
     metrics.dbNamedStatementsMax.set(reads.maxNamed);
     metrics.dbUnnamedStatements.set(reads.unnamedTexts);
+    metrics.dbUnnamedFallbacks.set(reads.fallbacks);
   });
 }

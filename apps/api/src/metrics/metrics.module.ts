@@ -1,11 +1,5 @@
 import type { Server } from 'node:http';
-import {
-  Global,
-  Inject,
-  Module,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -39,7 +33,7 @@ import {
   webhookAttemptChannel,
   type WebhookAttemptRecord,
 } from './instrumentation-channels';
-import { Metrics, type OutboxSeries } from './metrics';
+import type { Metrics, OutboxSeries } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import { RouteTemplates } from './route-templates';
 
@@ -50,10 +44,9 @@ const DATABASE_READING_MS = 10_000;
  * Prometheus metrics (SPEC §8g), only when `METRICS_PORT` is set: then the HTTP server, the pool,
  * the job runner, the webhook and notification workers, argus and the notification bus are
  * instrumented, and a listener of its own serves `GET /metrics`. Without it nothing is
- * instrumented and nothing listens.
+ * instrumented and nothing listens, and prom-client is never loaded (issue 28: RSS).
  */
-@Global()
-@Module({ providers: [{ provide: Metrics, useFactory: () => new Metrics() }], exports: [Metrics] })
+@Module({})
 export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private server: Server | undefined;
   /** The metrics listener's port once it listens (METRICS_PORT, or the one chosen for 0). */
@@ -62,7 +55,6 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(Metrics) private readonly metrics: Metrics,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(ModulesContainer) private readonly modules: ModulesContainer,
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -73,14 +65,15 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
-    const metrics = this.metrics;
+    const { Metrics } = await import('./metrics');
+    const metrics = new Metrics();
     const routes = new RouteTemplates(declaredRoutesIn(this.modules));
     this.stops.push(
       instrumentHttpServer(this.adapterHost.httpAdapter.getHttpServer() as Server, metrics, routes),
     );
     instrumentDatabase(this.dataSource, metrics);
     instrumentPreparedReads(this.reads, metrics);
-    this.subscribe();
+    this.subscribe(metrics);
 
     metrics.addCollector('notification-bus', () =>
       metrics.busHealthy.set(this.bus.healthy ? 1 : 0),
@@ -135,8 +128,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private subscribe(): void {
-    const metrics = this.metrics;
+  private subscribe(metrics: Metrics): void {
     const on = <T>(channel: typeof jobRoundChannel, handle: (record: T) => void) => {
       const listener = (message: unknown) => handle(message as T);
       channel.subscribe(listener);

@@ -102,6 +102,10 @@ export class Metrics {
     'interlock_db_unnamed_statements',
     'Distinct statement texts that ran unnamed because the named ones reached their cap (0 in a healthy instance; a query writing values into its text makes a new one per call).',
   );
+  readonly dbUnnamedFallbacks = this.gauge(
+    'interlock_db_unnamed_fallbacks',
+    "Statements of a transaction that ran unnamed because the transaction's connection could not be reached (0 in a healthy instance; the log's warning names the first).",
+  );
 
   // The notification bus between instances.
   readonly busProbeRoundTrip = this.histogram(

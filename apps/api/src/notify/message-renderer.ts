@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { onFirstUse } from '../loading/on-first-use.util';
 import { InvitationEmailProof } from './invitation-email-proof.util';
 import { approvalsLineOf, riskLineOf, stateOf, type InterruptNotice } from './notification-outbox';
 import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
@@ -102,25 +103,13 @@ const LINKED_DECISIONS = [
  * is a POST by a signed-in member (issue 30, §2).
  */
 export class MessageRenderer {
+  /** Each template compiled by its first message (Handlebars is loaded by the first one). */
   private readonly templates = new Map<MailTemplateName, Compiled>();
 
   constructor(
     private readonly dashboardUrl: string,
     private readonly emailProof: InvitationEmailProof,
-  ) {
-    for (const [name, source] of Object.entries(MAIL_TEMPLATES) as [
-      MailTemplateName,
-      (typeof MAIL_TEMPLATES)[MailTemplateName],
-    ][]) {
-      const html = Handlebars.create();
-      html.registerPartial('body', source.body);
-      this.templates.set(name, {
-        subject: Handlebars.compile(source.subject, { noEscape: true, strict: true }),
-        text: Handlebars.compile(source.text, { noEscape: true }),
-        html: html.compile(source.html),
-      });
-    }
-  }
+  ) {}
 
   /** One notification about one interrupt. */
   interrupt(organisationName: string, item: NoticeItem, token?: LinkToken): RenderedMail {
@@ -229,8 +218,29 @@ export class MessageRenderer {
   }
 
   private render(name: MailTemplateName, view: Record<string, unknown>): RenderedMail {
-    const compiled = this.templates.get(name) as Compiled;
+    let compiled = this.templates.get(name);
+    if (compiled === undefined) {
+      compiled = compile(MAIL_TEMPLATES[name]);
+      this.templates.set(name, compiled);
+    }
     const subject = compiled.subject(view).replace(/\s+/g, ' ').trim().slice(0, 250);
     return { subject, text: compiled.text(view), html: compiled.html({ ...view, subject }) };
   }
+}
+
+/**
+ * Handlebars, loaded by the first message rendered: a process that sends no email never holds it
+ * (issue 28: RSS).
+ */
+const handlebars = onFirstUse<typeof Handlebars>('handlebars');
+
+function compile(source: (typeof MAIL_TEMPLATES)[MailTemplateName]): Compiled {
+  const engine = handlebars();
+  const html = engine.create();
+  html.registerPartial('body', source.body);
+  return {
+    subject: engine.compile(source.subject, { noEscape: true, strict: true }),
+    text: engine.compile(source.text, { noEscape: true }),
+    html: html.compile(source.html),
+  };
 }

@@ -8,6 +8,7 @@ import {
   quietLogger,
   SIGN_IN_TOKEN,
   streamRequest,
+  eventually,
   tick,
 } from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
@@ -148,7 +149,7 @@ describe('LiveViewService', () => {
   it('heartbeats, and a heartbeat catches up a viewer whose announcement was lost', async () => {
     const res = await open();
     db.append('missed');
-    await tick(100);
+    await eventually(() => res.ids().length === 1 && res.text.includes(': heartbeat\n\n'));
     expect(res.text).toContain(': heartbeat\n\n');
     expect(res.ids()).toEqual([1]);
   });
@@ -156,7 +157,7 @@ describe('LiveViewService', () => {
   it('drops a viewer at the next heartbeat once its sign-in is gone', async () => {
     const res = await open();
     signedIn = false;
-    await tick(100);
+    await eventually(() => res.writableEnded);
     expect(res.writableEnded).toBe(true);
     expect(live.count).toBe(0);
   });

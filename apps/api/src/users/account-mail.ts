@@ -1,5 +1,6 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import type { OutgoingMail } from '../mail/mailer';
+import { onFirstUse } from '../loading/on-first-use.util';
 
 /**
  * The account emails' templates (Handlebars, SPEC §8f): a person's own account, so no
@@ -186,14 +187,18 @@ interface Compiled {
 
 const compiled = new Map<AccountMailName, Compiled>();
 
+/** Handlebars, loaded by the first account email (issue 28: a process that sends none never holds it). */
+const handlebars = onFirstUse<typeof Handlebars>('handlebars');
+
 function templates(name: AccountMailName): Compiled {
   let found = compiled.get(name);
   if (found === undefined) {
     const source = TEMPLATES[name];
+    const engine = handlebars();
     found = {
-      subject: Handlebars.compile(source.subject, { noEscape: true, strict: true }),
-      text: Handlebars.compile(source.text, { noEscape: true }),
-      html: Handlebars.create().compile(source.html),
+      subject: engine.compile(source.subject, { noEscape: true, strict: true }),
+      text: engine.compile(source.text, { noEscape: true }),
+      html: engine.create().compile(source.html),
     };
     compiled.set(name, found);
   }

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import type { HttpRequest } from '../../http/platform';
 import { loadConfig } from '../../config/app-config';
 import type { MemberPrincipal } from '../principal';
@@ -47,7 +48,11 @@ function signInOf(memberOf: string[]) {
 }
 
 function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) {
-  const apiKeyGuard = { authenticate: jest.fn(async () => keyPrincipal) };
+  const apiKeyGuard = {
+    authenticate: jest.fn<ReturnType<ApiKeyAuthenticator['authenticate']>, []>(
+      async () => keyPrincipal,
+    ),
+  };
   const memberOf = options.memberOf ?? (options.member ? [options.member.organisationId] : []);
   const sessions = {
     authenticateMember: jest.fn(
@@ -92,6 +97,22 @@ describe('AuthenticationGuard', () => {
     expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
     expect(sessions.authenticateMember).not.toHaveBeenCalled();
     expect(principalOf(req)).toBe(keyPrincipal);
+  });
+
+  it('admits a key the authenticator answers at once (cached) without a promise, and lets its refusal through at once', () => {
+    const { apiKeyGuard, build } = setUp();
+    const { context, req, reflector } = guardContext({ principal: 'api_key' });
+    const guard = build(reflector);
+    apiKeyGuard.authenticate.mockImplementationOnce(() => keyPrincipal);
+    expect(guard.canActivate(context)).toBe(true);
+    expect(principalOf(req)).toBe(keyPrincipal);
+
+    const refusal = DomainError.of('INVALID_API_KEY');
+    apiKeyGuard.authenticate.mockImplementationOnce(() => {
+      throw refusal;
+    });
+    const refused = guardContext({ principal: 'api_key' });
+    expect(() => build(refused.reflector).canActivate(refused.context)).toThrow(refusal);
   });
 
   it('classifies a member route caller by the session cookie, never a key', async () => {

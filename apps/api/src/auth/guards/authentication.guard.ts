@@ -8,7 +8,14 @@ import { crossSiteRefusal, isCrossSiteRequest } from '../csrf.util';
 import { requestLog } from '../../logging/logger';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
-import { ANONYMOUS, assertNever, setPrincipal, setSignInToken, signInClient } from '../principal';
+import {
+  ANONYMOUS,
+  type ApiKeyPrincipal,
+  assertNever,
+  setPrincipal,
+  setSignInToken,
+  signInClient,
+} from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
 import { SessionCookies } from '../session-cookie.util';
 import { SSO_SESSION_MESSAGES } from '../sso-session.util';
@@ -42,7 +49,10 @@ export class AuthenticationGuard implements CanActivate {
     this.publicOrigin = config.publicOrigin;
   }
 
-  /** Synchronous where nothing is looked up (public and sign-in routes); a promise otherwise. */
+  /**
+   * Synchronous where nothing is looked up (public and sign-in routes, a key verified in the last
+   * seconds, a key refused by its form); a promise otherwise.
+   */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const access = routeAccessOf(this.reflector, context);
     const req = context.getArgByIndex<HttpRequest>(0);
@@ -72,10 +82,14 @@ export class AuthenticationGuard implements CanActivate {
     }
   }
 
-  private async authenticateKey(req: HttpRequest): Promise<true> {
-    // The key's principal, or the exact 401.
-    setPrincipal(req, await this.keys.authenticate(req));
-    return true;
+  /**
+   * The key's principal, or the exact 401: synchronous for a key verified in the last seconds and
+   * for a refusal the key's form decides (thrown here, before any promise: issue 28).
+   */
+  private authenticateKey(req: HttpRequest): true | Promise<true> {
+    const principal = this.keys.authenticate(req);
+    if (!(principal instanceof Promise)) return keyAuthenticated(req, principal);
+    return principal.then((found) => keyAuthenticated(req, found));
   }
 
   /**
@@ -83,12 +97,21 @@ export class AuthenticationGuard implements CanActivate {
    * `x-organisation-id` it also sends must be well-formed (400) and name that organisation (404,
    * as a member naming one they are not in).
    */
-  private async authenticateKeyOfOrganisation(
+  private authenticateKeyOfOrganisation(
     context: ExecutionContext,
     req: HttpRequest,
-  ): Promise<true> {
-    const principal = await this.keys.authenticate(req);
-    setPrincipal(req, principal);
+  ): true | Promise<true> {
+    const principal = this.keys.authenticate(req);
+    if (!(principal instanceof Promise)) return this.keyOfOrganisation(context, req, principal);
+    return principal.then((found) => this.keyOfOrganisation(context, req, found));
+  }
+
+  private keyOfOrganisation(
+    context: ExecutionContext,
+    req: HttpRequest,
+    principal: ApiKeyPrincipal,
+  ): true {
+    keyAuthenticated(req, principal);
     const named = requestedOrganisation(req, this.organisationInQuery(context));
     if (named !== undefined && named !== principal.organisationId.toLowerCase())
       throw DomainError.of('NOT_FOUND');
@@ -181,4 +204,9 @@ export class AuthenticationGuard implements CanActivate {
       throw new DomainError('CSRF_REJECTED', message);
     }
   }
+}
+
+function keyAuthenticated(req: HttpRequest, principal: ApiKeyPrincipal): true {
+  setPrincipal(req, principal);
+  return true;
 }

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import {
   ORGANISATION_IN_QUERY,
   ROUTE_ACCESS,
@@ -18,7 +18,7 @@ export function guardContext(
     principal?: Principal;
     organisationInQuery?: boolean;
   } = {},
-): { context: ExecutionContext; req: Request; reflector: Reflector } {
+): { context: ExecutionContext; req: HttpRequest; reflector: Reflector } {
   class ProbeController {
     handler(): void {
       // a route for the guard to inspect
@@ -32,7 +32,7 @@ export function guardContext(
     method: request.method ?? 'GET',
     headers: request.headers ?? {},
     query: request.query ?? {},
-  } as unknown as Request;
+  } as unknown as HttpRequest;
   if (request.principal) setPrincipal(req, request.principal);
   const response = {};
   const context = {

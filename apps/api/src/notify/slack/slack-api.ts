@@ -1,5 +1,14 @@
-import { LogLevel, WebClient, type Logger as SlackLogger } from '@slack/web-api';
+import type * as SlackWebApi from '@slack/web-api';
 import type { Logger } from 'pino';
+import { onFirstUse } from '../../loading/on-first-use.util';
+
+type LogLevel = SlackWebApi.LogLevel;
+type SlackLogger = SlackWebApi.Logger;
+
+/** The client, loaded by the first call to Slack (issue 28: a process with no Slack connection never holds it). */
+const slackWebApi = onFirstUse<typeof SlackWebApi>('@slack/web-api');
+/** `LogLevel.WARN`, without loading the package for its enum. */
+const WARN = 'warn' as LogLevel;
 
 /** What the service asks of Slack's Web API, through the official client (`@slack/web-api`). */
 export interface SlackWorkspace {
@@ -28,7 +37,7 @@ export class SlackApi {
     private readonly timeoutMs = 10_000,
   ) {
     const child = logger.child({ component: 'slack' });
-    let level = LogLevel.WARN;
+    let level = WARN;
     this.logger = {
       debug: () => undefined,
       info: () => undefined,
@@ -42,11 +51,11 @@ export class SlackApi {
     };
   }
 
-  client(botToken: string, timeoutMs = this.timeoutMs): WebClient {
-    return new WebClient(botToken, {
+  client(botToken: string, timeoutMs = this.timeoutMs): SlackWebApi.WebClient {
+    return new (slackWebApi().WebClient)(botToken, {
       slackApiUrl: this.apiUrl,
       logger: this.logger,
-      logLevel: LogLevel.WARN,
+      logLevel: WARN,
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
       timeout: timeoutMs,

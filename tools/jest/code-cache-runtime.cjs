@@ -29,6 +29,20 @@ function cacheFile(directory, filename, source) {
   return path.join(directory, hash.slice(0, 2), hash);
 }
 
+// Each module's last source and its cache file, per worker: a module's hash (SHA-1 over its whole
+// text) is computed once per worker, not again for every test file that loads it (3,500 modules
+// an API e2e file; a comparison with the last source is far cheaper than hashing it again).
+const cacheFiles = new Map();
+
+function cacheFileOf(directory, filename, source) {
+  const key = `${directory}\0${filename}`;
+  const known = cacheFiles.get(key);
+  if (known !== undefined && known.source === source) return known.file;
+  const file = cacheFile(directory, filename, source);
+  cacheFiles.set(key, { source, file });
+  return file;
+}
+
 function readCache(file) {
   const known = memory.get(file);
   if (known !== undefined) return known;
@@ -67,7 +81,7 @@ class CodeCacheRuntime extends Runtime {
       if (vmContext == null || executor.resolution.isCoreModule(filename)) {
         return jestCompile(scriptSource, filename);
       }
-      const file = cacheFile(directory, filename, scriptSource);
+      const file = cacheFileOf(directory, filename, scriptSource);
       const cachedData = readCache(file);
       let compiled;
       try {

@@ -6,6 +6,8 @@
 // constraint the service has and contract/openapi.json does not state fails it.
 //
 //   node tools/scripts/contract-test.mjs            (npx nx run contract:e2e; part of npm test)
+//   HTTP_ADAPTER=express CONTRACT_TEST_PHASES=examples,fuzzing,stateful node tools/scripts/contract-test.mjs
+//                                                   (npx nx run contract:e2e-express; part of npm test)
 //   CONTRACT_TEST_EXAMPLES=25 node tools/scripts/contract-test.mjs   more cases per operation and phase
 //   CONTRACT_TEST_PHASES=examples,coverage node tools/scripts/contract-test.mjs   only those phases
 //

@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import templateDatabase from '../../apps/api/test/support/template-database.cjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -196,11 +197,18 @@ async function main() {
     console.log(`[test] throwaway Postgres at ${databaseUrl}`);
   }
   phase('postgres');
-  const stop = () => pg?.stop();
+  // One migrated template database for the whole run, copied for the API's e2e files and for every
+  // service with-service.mjs starts (the first that needs it migrates it), dropped at the end.
+  const template = templateDatabase.nameTemplate();
+  const stop = async () => {
+    await templateDatabase.dropTemplate(databaseUrl, template).catch((error) => {
+      console.error(`[test] dropping the template database ${template}: ${error.message}`);
+    });
+    pg?.stop();
+  };
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
-      stop();
-      process.exit(130);
+      void stop().finally(() => process.exit(130));
     });
   }
 
@@ -254,7 +262,7 @@ async function main() {
   } catch (error) {
     console.error(`[test] ${error.message}`);
   } finally {
-    stop();
+    await stop();
     // Still building only when the run ended before it was needed (an early failure): stop it.
     if (venvBuild.exitCode === null) venvBuild.kill('SIGTERM');
     else if (venvBuild.exitCode !== 0)

@@ -4,8 +4,9 @@
 //   node tools/scripts/with-service.mjs -- npx jest -c libs/sdk-ts/jest.integration.config.cjs
 //
 // On the server at TEST_DATABASE_URL (a superuser URL; `npm test` provides one, and without it a
-// throwaway cluster is started) it creates a fresh database, builds the service (nx api:build),
-// starts it on a free loopback port and waits until /health/ready answers. Then it sets up two
+// throwaway cluster is started) it builds the service (nx api:build), creates a fresh database (in
+// `npm test`, a copy of the run's migrated template: createServiceDatabase), starts the service on
+// a free loopback port and waits until /health/ready answers. Then it sets up two
 // organisations over HTTP, as a user would:
 //   - a Pro organisation: its owner signs up, upgrades the plan and creates an API key (and a
 //     second key that is then made expired directly in the database: expiry cannot be moved
@@ -49,6 +50,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import dns2 from 'dns2';
 import smtp from 'smtp-server';
+import templateDatabase from '../../apps/api/test/support/template-database.cjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -121,6 +123,42 @@ async function buildService() {
   } finally {
     rmSync(buildLock, { recursive: true, force: true });
   }
+}
+
+/**
+ * The service's database `dbName` on the server of `adminUrl`: a copy of the run's migrated
+ * template when `npm test` names one (INTERLOCK_TEST_TEMPLATE_DATABASE; the first service or API
+ * e2e file that needs it migrates it, here with the built service's migrate command), so the
+ * service finds nothing to migrate as it starts; else an empty database, which it migrates.
+ */
+export async function createServiceDatabase(adminUrl, dbName) {
+  const name = process.env.INTERLOCK_TEST_TEMPLATE_DATABASE;
+  const template =
+    name === undefined
+      ? undefined
+      : await templateDatabase.ensureMigratedTemplate(adminUrl, name, migrateWithBuiltService);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin
+    .query(`CREATE DATABASE ${dbName}${template === undefined ? '' : ` TEMPLATE ${template}`}`)
+    .finally(() => admin.end());
+}
+
+/** Applies every migration to the database at `url` with the built service's `migrate run`. */
+function migrateWithBuiltService(url) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'dist/apps/api/migrate.js'), 'run'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATABASE_URL: url, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`migrate.js run on the template exited with ${code ?? signal}`)),
+    );
+  });
 }
 
 /** A real SMTP server on loopback that writes each message it accepts to `dir` as `<n>.eml`. */
@@ -421,12 +459,10 @@ async function main() {
 
   let code = 1;
   try {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
     if (process.env.INTERLOCK_API_BUILT === '1')
       log('the service is built (INTERLOCK_API_BUILT=1)');
     else await buildService();
+    await createServiceDatabase(adminUrl, dbName);
     service = await startService(dbUrl.toString(), downloadsDir, mail.url, dns.address);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });

@@ -222,7 +222,9 @@ describe('organisation events (GET /api/events)', () => {
     }
 
     const mine = (type: string, id: string) =>
-      client.events.filter((e) => e.event === type && e.data.interrupt?.id === id);
+      client.events.filter(
+        (e) => e.event === type && (e.data.interrupt as { id?: string } | undefined)?.id === id,
+      );
     await client.until(() => mine('interrupt.expired', deadline.body.id).length === 1);
     const system = { type: 'system', id: null, name: 'system' };
     const [withdrawnEvent] = mine('interrupt.withdrawn', withdrawn.id);

@@ -1,6 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useInterruptCounts } from '@/features/interrupts/api/interrupts.queries';
-import { useNotificationPreferences } from '@/features/notifications/api/notifications.queries';
+import { notificationPreferencesQuery } from '@/features/notifications/api/notifications.queries';
 import { browserNotificationsOn } from '@/shared/preferences/browser-notifications';
 import { faviconWithCount, titleWithCount } from './waiting-count';
 
@@ -12,34 +13,26 @@ import { faviconWithCount, titleWithCount } from './waiting-count';
  * channel off), the browser shows a notification; clicking it opens the inbox's Mine tab.
  */
 export function WaitingIndicator() {
+  const queryClient = useQueryClient();
   const counts = useInterruptCounts();
-  const preferences = useNotificationPreferences();
   const count = counts.data?.waitingForMe.count ?? 0;
   const known = useRef<number | undefined>(undefined);
-  const wantsBrowser = preferences.data?.effective['interrupt.assigned']?.browser !== 'off';
   useEffect(() => {
     const before = known.current;
     known.current = count;
-    if (
-      before === undefined ||
-      count <= before ||
-      !document.hidden ||
-      !wantsBrowser ||
-      !browserNotificationsOn()
-    )
+    if (before === undefined || count <= before || !document.hidden || !browserNotificationsOn())
       return;
-    const shown = new Notification(
-      count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`,
-      {
-        body: 'Assigned to you or your teams in Interlock.',
-        tag: 'interlock-waiting',
+    // The preferences are read only now, when a notification may be shown (not on every page's
+    // first load): from the cache when Settings read them already.
+    void queryClient.fetchQuery(notificationPreferencesQuery).then(
+      (preferences) => {
+        if (preferences.effective['interrupt.assigned']?.browser === 'off') return;
+        notifyWaiting(count);
       },
+      // Unknown preferences: the browser channel is on unless the member set it off.
+      () => notifyWaiting(count),
     );
-    shown.onclick = () => {
-      window.focus();
-      window.location.assign('/inbox?tab=mine');
-    };
-  }, [count, wantsBrowser]);
+  }, [count, queryClient]);
   useEffect(() => {
     const apply = () => {
       const next = titleWithCount(document.title, count);
@@ -61,4 +54,19 @@ export function WaitingIndicator() {
     return () => observer?.disconnect();
   }, [count]);
   return null;
+}
+
+/** The browser notification: how many wait; a click opens the inbox's Mine tab. */
+function notifyWaiting(count: number) {
+  const shown = new Notification(
+    count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`,
+    {
+      body: 'Assigned to you or your teams in Interlock.',
+      tag: 'interlock-waiting',
+    },
+  );
+  shown.onclick = () => {
+    window.focus();
+    window.location.assign('/inbox?tab=mine');
+  };
 }

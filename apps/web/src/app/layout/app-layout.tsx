@@ -1,32 +1,13 @@
-import {
-  AppShell,
-  Avatar,
-  Burger,
-  Group,
-  Menu,
-  NavLink,
-  ScrollArea,
-  Stack,
-  Text,
-  UnstyledButton,
-} from '@mantine/core';
+import { AppShell, Avatar, Burger, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
-import {
-  Navigate,
-  NavLink as RouterNavLink,
-  Outlet,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '@interlock/api-client';
-import { TwoFactorEnrolment } from '@/features/account/components/two-factor-enrolment';
 import { useSignOut } from '@/features/auth/api/auth.queries';
-import { NoOrganisation } from '@/features/organisation/components/no-organisation';
 import { OrganisationSwitcher } from '@/features/organisation/components/organisation-switcher';
 import { CenteredLoader } from '@/shared/components/centered-loader';
+import { MenuOnDemand } from '@/shared/components/menu-on-demand';
 import { QueryError } from '@/shared/components/query-error';
 import { useActiveOrganisation } from '@/shared/sign-in/active-organisation';
 import { useMe, type Account, type MyOrganisation } from '@/shared/sign-in/me.queries';
@@ -37,15 +18,24 @@ import { LiveEvents } from '../live-events';
 import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';
 import { NoAccess } from './no-access';
-import {
-  NAV_SECTIONS,
-  activeNavPath,
-  hasNestedNavItem,
-  pagePermissions,
-  visibleItems,
-} from './nav-items';
+import { MainNav } from './main-nav';
+import { pagePermissions } from './nav-items';
 import { useTableCellLabels } from './table-cell-labels';
 import { whenSettled } from '@/shared/utils/when-settled';
+
+// What a signed-in person sees only in rare states (a member of no organisation; an organisation
+// that requires two-factor sign-in of someone without it): their own chunks, not the first load's
+// (the set-up carries the QR code generator, the other a form).
+const NoOrganisation = lazy(() =>
+  import('@/features/organisation/components/no-organisation').then((m) => ({
+    default: m.NoOrganisation,
+  })),
+);
+const TwoFactorEnrolment = lazy(() =>
+  import('@/features/account/components/two-factor-enrolment').then((m) => ({
+    default: m.TwoFactorEnrolment,
+  })),
+);
 
 /**
  * The organisation this tab acts for, among the person's: `?organisation=<id>` in the address
@@ -89,16 +79,18 @@ export function AppLayout() {
   }
   if (me.data.organisations.length === 0) {
     return (
-      <NoOrganisation
-        account={me.data}
-        onSignOut={() =>
-          whenSettled(
-            signOut.mutateAsync(),
-            () => void navigate('/sign-in', { replace: true }),
-            (error) => notifyError(error, 'Could not sign out'),
-          )
-        }
-      />
+      <Suspense fallback={<CenteredLoader />}>
+        <NoOrganisation
+          account={me.data}
+          onSignOut={() =>
+            whenSettled(
+              signOut.mutateAsync(),
+              () => void navigate('/sign-in', { replace: true }),
+              (error) => notifyError(error, 'Could not sign out'),
+            )
+          }
+        />
+      </Suspense>
     );
   }
   if (chosen === undefined) return <CenteredLoader label="Loading your organisation" />;
@@ -119,24 +111,25 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   if (isApiError(session.error) && session.error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED')
     // The organisation requires two-factor sign-in and theirs is off: only the set-up, until it is on.
     return (
-      <TwoFactorEnrolment
-        message={session.error.message}
-        onContinue={() => void session.refetch()}
-        onSignOut={() =>
-          whenSettled(
-            signOut.mutateAsync(),
-            () => void navigate('/sign-in', { replace: true }),
-            (error) => notifyError(error, 'Could not sign out'),
-          )
-        }
-      />
+      <Suspense fallback={<CenteredLoader />}>
+        <TwoFactorEnrolment
+          message={session.error.message}
+          onContinue={() => void session.refetch()}
+          onSignOut={() =>
+            whenSettled(
+              signOut.mutateAsync(),
+              () => void navigate('/sign-in', { replace: true }),
+              (error) => notifyError(error, 'Could not sign out'),
+            )
+          }
+        />
+      </Suspense>
     );
   if (session.isError)
     return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;
   const { member, permissions } = session.data;
   const needs = pagePermissions(location.pathname);
-  const activeTo = activeNavPath(location.pathname);
   const allowed = needs === undefined || needs.some((p) => permissions.includes(p));
 
   return (
@@ -165,8 +158,10 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             <Logo />
             <OrganisationSwitcher current={current} organisations={account.organisations} />
           </Group>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
+          <MenuOnDemand
+            position="bottom-end"
+            withinPortal
+            target={
               <UnstyledButton aria-label={`Account: ${member.name}`} px="xs" py={4}>
                 <Avatar size="sm" name={member.name} color="initials" hiddenFrom="sm" aria-hidden />
                 <Stack gap={0} align="flex-end" visibleFrom="sm" maw={280}>
@@ -178,64 +173,38 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                   </Text>
                 </Stack>
               </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/profile')}>Profile</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/security')}>Security</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/notifications')}>
-                Notifications
-              </Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/classification')}>
-                Classification
-              </Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/escalation')}>
-                Escalation
-              </Menu.Item>
-              <Menu.Item
-                color="red"
-                onClick={() =>
-                  whenSettled(
-                    signOut.mutateAsync(),
-                    () => void navigate('/sign-in', { replace: true }),
-                    (error) => notifyError(error, 'Could not sign out'),
-                  )
-                }
-              >
-                Sign out
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+            }
+          >
+            <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/profile')}>Profile</Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/security')}>Security</Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/notifications')}>
+              Notifications
+            </Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/classification')}>
+              Classification
+            </Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
+            <Menu.Item onClick={() => void navigate('/settings/escalation')}>Escalation</Menu.Item>
+            <Menu.Item
+              color="red"
+              onClick={() =>
+                whenSettled(
+                  signOut.mutateAsync(),
+                  () => void navigate('/sign-in', { replace: true }),
+                  (error) => notifyError(error, 'Could not sign out'),
+                )
+              }
+            >
+              Sign out
+            </Menu.Item>
+          </MenuOnDemand>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
-        <ScrollArea>
-          <nav aria-label="Main navigation">
-            {NAV_SECTIONS.map((section) => {
-              const items = visibleItems(section.items, permissions);
-              if (items.length === 0) return null;
-              return (
-                <Stack key={section.label} gap={2} mb="md">
-                  <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
-                    {section.label}
-                  </Text>
-                  {items.map((item) => (
-                    <NavLink
-                      key={item.to}
-                      component={RouterNavLink}
-                      to={item.to}
-                      label={item.label}
-                      onClick={close}
-                      end={hasNestedNavItem(item.to)}
-                      active={item.to === activeTo}
-                    />
-                  ))}
-                </Stack>
-              );
-            })}
-          </nav>
-        </ScrollArea>
+        <div className="main-nav-scroll">
+          <MainNav pathname={location.pathname} permissions={permissions} onNavigate={close} />
+        </div>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1} ref={labelTables}>
         <LiveEvents />

@@ -1,5 +1,6 @@
 import type {
   ApiKeyResponse,
+  InterruptCountsResponse,
   InterruptResponse,
   SignInSessionResponse,
 } from '@interlock/api-client';
@@ -24,15 +25,35 @@ function organisation({
   permissions?: SignInSessionResponse['permissions'];
 }) {
   const key = { id: 'k', name: 'agent' } as ApiKeyResponse;
+  const count = (found: InterruptResponse | null) => ({ count: found ? 1 : 0, capped: false });
+  const counts: InterruptCountsResponse = {
+    open: count(open),
+    assignedToMe: count(null),
+    escalated: count(null),
+    answered: count(answered),
+    waitingForMe: count(null),
+    cap: 1000,
+  };
+  // Who reads what: the steps start from the inbox's counts, then read only what they need.
+  const asked: string[] = [];
   server.use(
+    http.get(`${API}/interrupts/counts`, () => {
+      asked.push('counts');
+      return HttpResponse.json(counts);
+    }),
     http.get(`${API}/auth/session`, () => HttpResponse.json(aSignInSession(permissions))),
-    http.get(`${API}/api-keys`, () => HttpResponse.json({ apiKeys: Array(keys).fill(key) })),
+    http.get(`${API}/api-keys`, () => {
+      asked.push('keys');
+      return HttpResponse.json({ apiKeys: Array(keys).fill(key) });
+    }),
     http.get(`${API}/interrupts`, ({ request }) => {
       const status = new URL(request.url).searchParams.get('status');
+      asked.push(`interrupts ${status}`);
       const found = status === 'open' ? open : status === 'answered' ? answered : null;
       return HttpResponse.json({ interrupts: found ? [found] : [], nextCursor: null });
     }),
   );
+  return asked;
 }
 
 const steps = async () => {
@@ -73,10 +94,15 @@ describe('GettingStarted', () => {
   });
 
   it('once the first interrupt arrived: decide it here', async () => {
-    organisation({ keys: 1, open: anInterrupt({ id: 'i-1', title: 'Send the refund?' }) });
+    const asked = organisation({
+      keys: 1,
+      open: anInterrupt({ id: 'i-1', title: 'Send the refund?' }),
+    });
     renderWithApp(<GettingStarted here="inbox" />);
     const { region, current } = await steps();
     expect(current).toBe(2);
+    // The counts said some are open and none answered: the newest open is read, not the keys.
+    expect(asked).toEqual(['counts', 'interrupts open']);
     expect(region).toHaveTextContent('Your first interrupt arrived: “Send the refund?”.');
     expect(within(region).getByRole('link', { name: 'Decide it here' })).toHaveAttribute(
       'href',
@@ -101,19 +127,16 @@ describe('GettingStarted', () => {
   });
 
   it('is gone once an interrupt was answered, and after a dismissal', async () => {
-    organisation({ keys: 1, answered: anInterrupt({ status: 'answered' }) });
+    const asked = organisation({ keys: 1, answered: anInterrupt({ status: 'answered' }) });
     const { unmount, queryClient } = renderWithApp(<GettingStarted here="inbox" />);
-    // Once every read is in (the answered one found), nothing is shown.
-    await waitFor(() =>
-      expect(
-        queryClient.getQueryData(['interrupts', 'list', { onboarding: 'answered' }]),
-      ).toBeTruthy(),
-    );
+    // Once the counts are in (one answered), nothing is shown, and nothing more is read.
+    await waitFor(() => expect(queryClient.getQueryData(['interrupts', 'counts'])).toBeTruthy());
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+    expect(asked).toEqual(['counts']);
     unmount();
 
-    organisation({ keys: 0 });
+    const readBeforeDismissal = organisation({ keys: 0 });
     const dismissed = vi.fn();
     const again = renderWithApp(<GettingStarted here="inbox" onDismiss={dismissed} />);
     await steps();
@@ -121,12 +144,15 @@ describe('GettingStarted', () => {
     expect(dismissed).toHaveBeenCalled();
     expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
     again.unmount();
+    expect(readBeforeDismissal).toEqual(['counts', 'keys']);
+    const readAfter = organisation({ keys: 0 });
     const third = renderWithApp(<GettingStarted here="inbox" />);
-    // Remembered for this organisation once every read is in; `force` (the welcome after
-    // sign-up) shows it anyway.
-    await waitFor(() => expect(third.queryClient.getQueryData(['api-keys', 'list'])).toBeDefined());
+    // Remembered for this organisation: nothing shown and nothing read; `force` (the welcome
+    // after sign-up) shows it anyway.
+    await waitFor(() => expect(third.queryClient.getQueryData(['auth', 'session'])).toBeTruthy());
     await waitFor(() => expect(third.queryClient.isFetching()).toBe(0));
     expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+    expect(readAfter).toEqual([]);
     third.unmount();
     renderWithApp(<GettingStarted here="inbox" force />);
     expect(await screen.findByRole('region', { name: 'Welcome to Interlock' })).toBeInTheDocument();

@@ -37,9 +37,9 @@ export function GettingStarted({
   /** Shown under the steps while the agent step is current (e.g. the snippet). */
   children?: ReactNode;
 }) {
-  const state = useGettingStarted();
   const [dismissed, dismiss] = useDismissed();
-  if (state === undefined || state.step === 'done' || (dismissed && !force)) return null;
+  const state = useGettingStarted(force || !dismissed);
+  if (state === undefined || state.step === 'done') return null;
   const current = ORDER.indexOf(state.step);
   return (
     <Alert

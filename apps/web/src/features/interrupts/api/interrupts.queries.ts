@@ -3,7 +3,6 @@ import {
   applyClassificationSuggestion,
   assignInterrupt,
   call,
-  countInterrupts,
   decideInterrupt,
   escalateInterrupt,
   extendInterruptDeadline,
@@ -31,6 +30,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
+import { interruptCountsQuery } from '@/shared/interrupt-counts/interrupt-counts.queries';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 export type InboxFilters = NonNullable<
@@ -62,10 +62,7 @@ export const interruptListQuery = (filters: InboxFilters) =>
     getNextPageParam: (last) => last.nextCursor,
   });
 
-export const interruptCountsQuery = queryOptions({
-  queryKey: interruptKeys.counts(),
-  queryFn: ({ signal }) => call(countInterrupts({ signal })),
-});
+export { interruptCountsQuery };
 
 /** The inbox: one tab and its filters, a page at a time (cursor paging, endless scroll). */
 export function useInterruptList(filters: InboxFilters) {

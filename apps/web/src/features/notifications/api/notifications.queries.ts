@@ -13,7 +13,13 @@ import {
   type NotificationDeliveryResponse,
   type NotificationPreferenceSet,
 } from '@interlock/api-client';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
@@ -27,11 +33,14 @@ export const notificationKeys = {
 /** While a notification is on its way, the list is read again every few seconds. */
 const UNFINISHED: NotificationDeliveryResponse['status'][] = ['pending', 'sending'];
 
+/** The member's notification preferences (Settings → Notifications). */
+export const notificationPreferencesQuery = queryOptions({
+  queryKey: notificationKeys.preferences(),
+  queryFn: ({ signal }) => call(getNotificationPreferences({ signal })),
+});
+
 export function useNotificationPreferences() {
-  return useQuery({
-    queryKey: notificationKeys.preferences(),
-    queryFn: ({ signal }) => call(getNotificationPreferences({ signal })),
-  });
+  return useQuery(notificationPreferencesQuery);
 }
 
 export function useNotificationSettings() {

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { MyOrganisation } from '@/shared/sign-in/me.queries';
 import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
+import { MenuOnDemand } from '@/shared/components/menu-on-demand';
 import { CreateOrganisationModal } from './create-organisation-modal';
 
 /**
@@ -33,8 +34,11 @@ export function OrganisationSwitcher({
   return (
     <>
       {/* No focus placeholder: a bare div inside role="menu" fails aria-required-children (mantinedev/mantine#8971). */}
-      <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
-        <Menu.Target>
+      <MenuOnDemand
+        position="bottom-start"
+        withinPortal
+        withInitialFocusPlaceholder={false}
+        target={
           <UnstyledButton
             aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`}
             px="xs"
@@ -70,32 +74,31 @@ export function OrganisationSwitcher({
               </Text>
             </Group>
           </UnstyledButton>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {organisations.map((organisation) => (
-            <Menu.Item
-              key={organisation.id}
-              onClick={() => choose(organisation)}
-              aria-current={organisation.id === current.id ? 'true' : undefined}
-              rightSection={
-                <Text size="xs" c="dimmed">
-                  {organisation.roleName}
-                </Text>
-              }
-            >
-              {organisation.id === current.id ? `✓ ${organisation.name}` : organisation.name}
-            </Menu.Item>
-          ))}
-          {mayCreate && (
-            <Menu.Item
-              onClick={open}
-              style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
-            >
-              Create organisation…
-            </Menu.Item>
-          )}
-        </Menu.Dropdown>
-      </Menu>
+        }
+      >
+        {organisations.map((organisation) => (
+          <Menu.Item
+            key={organisation.id}
+            onClick={() => choose(organisation)}
+            aria-current={organisation.id === current.id ? 'true' : undefined}
+            rightSection={
+              <Text size="xs" c="dimmed">
+                {organisation.roleName}
+              </Text>
+            }
+          >
+            {organisation.id === current.id ? `✓ ${organisation.name}` : organisation.name}
+          </Menu.Item>
+        ))}
+        {mayCreate && (
+          <Menu.Item
+            onClick={open}
+            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+          >
+            Create organisation…
+          </Menu.Item>
+        )}
+      </MenuOnDemand>
       {/* Mounted only while open (no modal hooks in a page's first load). */}
       <CreateOrganisationModal opened={creating} onClose={close} />
     </>

@@ -362,23 +362,27 @@ async function main() {
   );
 
   const db = await benchDatabase('interlock_bench_web');
-  const service = await startService({
-    DATABASE_URL: db.url,
-    API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
-    NODE_ENV: 'production',
-  });
-  const baseUrl = `http://127.0.0.1:${service.port}`;
-  // Another build of the dashboard on the same data, its cold runs alternated with this one's.
-  const baseline = BASELINE
-    ? await startService({
-        DATABASE_URL: db.url,
-        API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
-        NODE_ENV: 'production',
-        WEB_DIR: BASELINE,
-      })
-    : null;
+  let service;
+  let baseline = null;
   let browser;
+  // Everything started is stopped, also when a service does not come up (a busy machine's 60 s):
+  // the throwaway cluster was left running then.
   try {
+    service = await startService({
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+      NODE_ENV: 'production',
+    });
+    // Another build of the dashboard on the same data, its cold runs alternated with this one's.
+    baseline = BASELINE
+      ? await startService({
+          DATABASE_URL: db.url,
+          API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+          NODE_ENV: 'production',
+          WEB_DIR: BASELINE,
+        })
+      : null;
+    const baseUrl = `http://127.0.0.1:${service.port}`;
     const cookie = await signUp(baseUrl, 'web-bench');
     await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
     const { key } = await createKey(baseUrl, cookie, 'web-bench');
@@ -593,7 +597,7 @@ Once ${settled}.`,
     );
   } finally {
     await browser?.close();
-    await service.stop();
+    await service?.stop();
     await baseline?.stop();
     db.stop();
   }

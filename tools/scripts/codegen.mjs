@@ -9,7 +9,7 @@
 //
 //   node tools/scripts/codegen.mjs           regenerate everything
 //   node tools/scripts/codegen.mjs --check   regenerate, then fail if anything differs from git
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,13 +29,36 @@ function run(cmd, args, options = {}) {
     stdio: ['ignore', 'inherit', 'inherit'],
     ...options,
   });
-  if (result.status !== 0) {
-    console.error(`[codegen] failed: ${cmd} ${args.join(' ')}`);
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) fail(cmd, args, result.status);
 }
 
+function fail(cmd, args, status) {
+  console.error(`[codegen] failed: ${cmd} ${args.join(' ')}`);
+  process.exit(status ?? 1);
+}
+
+/** `run` without waiting: resolves when the command has succeeded (a failure ends codegen). */
+function started(cmd, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      ...options,
+    });
+    child.on('error', () => fail(cmd, args, 1));
+    child.on('exit', (code) => (code === 0 ? resolve() : fail(cmd, args, code)));
+  });
+}
+
+const t0 = Date.now();
+const took = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+// The Python SDK's venv (datamodel-code-generator's) does not depend on the contract: it is made
+// while the service builds (in a fresh clone, pip's time beside the bundling).
+const pythonReady = started(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 console.log('[codegen] contract/openapi.json');
 run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
   env,
@@ -58,96 +81,87 @@ writeFileSync(
     forSdkGenerators(JSON.parse(readFileSync(join(root, 'contract/openapi.json'), 'utf8'))),
   ),
 );
+console.log(`[codegen] contract/openapi.json written (${took()})`);
 
-console.log('[codegen] libs/sdk-ts/src/generated (@hey-api/openapi-ts)');
-rmSync(join(root, 'libs/sdk-ts/src/generated'), { recursive: true, force: true });
-run(
-  'npx',
-  [
-    'openapi-ts',
-    '-i',
-    sdkContract,
-    '-o',
-    'libs/sdk-ts/src/generated',
-    '-p',
-    '@hey-api/typescript',
-    '--no-log-file',
-    '-s',
-  ],
-  {
-    env,
-  },
-);
-
-console.log('[codegen] libs/api-client/src/generated (@hey-api/openapi-ts, fetch client)');
-rmSync(join(root, 'libs/api-client/src/generated'), { recursive: true, force: true });
-run(
-  'npx',
-  [
-    'openapi-ts',
-    '-i',
-    './contract/openapi.json',
-    '-o',
-    'libs/api-client/src/generated',
-    '-c',
-    '@hey-api/client-fetch',
-    '-p',
-    '@hey-api/typescript',
-    '@hey-api/sdk',
-    '--no-log-file',
-    '-s',
-  ],
-  { env },
-);
-
-console.log('[codegen] libs/sdk-python/src/interlock/_generated (datamodel-code-generator)');
-run(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const pyOut = join(root, 'libs/sdk-python/src/interlock/_generated');
-rmSync(pyOut, { recursive: true, force: true });
-mkdirSync(pyOut, { recursive: true });
+// The three generators side by side (each writes only its own folder and reads only the contract):
+// `npm test` waits for codegen before its nx run, and one after the other they left a core idle.
+const generated = (what, done) => done.then(() => console.log(`[codegen] ${what} (${took()})`));
 const header =
   '# Generated from contract/openapi.json by datamodel-code-generator (tools/scripts/codegen.mjs). Do not edit.';
-run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
-  '--input',
-  sdkContract,
-  '--input-file-type',
-  'openapi',
-  '--output',
-  join(pyOut, 'models.py'),
-  '--output-model-type',
-  'pydantic_v2.BaseModel',
-  '--target-python-version',
-  '3.9',
-  '--snake-case-field',
-  '--allow-population-by-field-name',
-  '--use-standard-collections',
-  '--use-schema-description',
-  '--use-field-description',
-  '--enum-field-as-literal',
-  'all',
-  '--field-constraints',
-  '--disable-timestamp',
-  '--extra-fields',
-  'allow',
-  // Required-but-nullable fields stay Optional; enums become Literal fields, not RootModels.
-  '--strict-nullable',
-  '--collapse-root-models',
-  // Only httpx and pydantic at run time: no email-validator for EmailStr, no SecretStr in models.
-  // Ids stay strings (as in the TypeScript SDK and openai-python), so results serialise with json.dumps.
-  '--type-mappings',
-  'string+email=string',
-  'string+password=string',
-  'string+uuid=string',
-  // The SDK's own base model: carries the request id of the response a model was read from.
-  '--base-class',
-  'interlock._models.InterlockModel',
-  '--custom-file-header',
-  header,
+const pyOut = join(root, 'libs/sdk-python/src/interlock/_generated');
+await Promise.all([
+  generated(
+    'libs/sdk-ts/src/generated (@hey-api/openapi-ts)',
+    openapiTs(sdkContract, 'libs/sdk-ts/src/generated', ['-p', '@hey-api/typescript']),
+  ),
+  generated(
+    'libs/api-client/src/generated (@hey-api/openapi-ts, fetch client)',
+    openapiTs('./contract/openapi.json', 'libs/api-client/src/generated', [
+      '-c',
+      '@hey-api/client-fetch',
+      '-p',
+      '@hey-api/typescript',
+      '@hey-api/sdk',
+    ]),
+  ),
+  generated(
+    'libs/sdk-python/src/interlock/_generated (datamodel-code-generator)',
+    pythonReady.then(() => pythonModels(sdkContract, pyOut, header)),
+  ),
 ]);
-openEnums(join(pyOut, 'models.py'));
-writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
+
+/** @hey-api/openapi-ts from `input` into `out` (emptied first), with the client and plugin options. */
+function openapiTs(input, out, options) {
+  rmSync(join(root, out), { recursive: true, force: true });
+  return started('npx', ['openapi-ts', '-i', input, '-o', out, ...options, '--no-log-file', '-s'], {
+    env,
+  });
+}
+
+/** The Python SDK's pydantic models (datamodel-code-generator) in `out`, enums left open. */
+async function pythonModels(input, out, header) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await started(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
+    '--input',
+    input,
+    '--input-file-type',
+    'openapi',
+    '--output',
+    join(out, 'models.py'),
+    '--output-model-type',
+    'pydantic_v2.BaseModel',
+    '--target-python-version',
+    '3.9',
+    '--snake-case-field',
+    '--allow-population-by-field-name',
+    '--use-standard-collections',
+    '--use-schema-description',
+    '--use-field-description',
+    '--enum-field-as-literal',
+    'all',
+    '--field-constraints',
+    '--disable-timestamp',
+    '--extra-fields',
+    'allow',
+    // Required-but-nullable fields stay Optional; enums become Literal fields, not RootModels.
+    '--strict-nullable',
+    '--collapse-root-models',
+    // Only httpx and pydantic at run time: no email-validator for EmailStr, no SecretStr in models.
+    // Ids stay strings (as in the TypeScript SDK and openai-python), so results serialise with json.dumps.
+    '--type-mappings',
+    'string+email=string',
+    'string+password=string',
+    'string+uuid=string',
+    // The SDK's own base model: carries the request id of the response a model was read from.
+    '--base-class',
+    'interlock._models.InterlockModel',
+    '--custom-file-header',
+    header,
+  ]);
+  openEnums(join(out, 'models.py'));
+  writeFileSync(join(out, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
+}
 
 /**
  * `anyOf: [{required: [a]}, {required: [b]}]` says only which of an object's own fields must be

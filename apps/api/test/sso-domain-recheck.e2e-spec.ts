@@ -1,103 +1,31 @@
-import { randomBytes } from 'node:crypto';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { SsoDomainRecheck, type RecheckOutcome } from '../src/sso/sso-domain-recheck.service';
-import { signUpOwner, type SignedUpOwner } from './support/factories';
-import { startDnsServer, type RunningDnsServer } from './support/dns-server';
-import {
-  signInWithSso,
-  startOidcProvider,
-  type RunningOidcProvider,
-} from './support/oidc-provider';
-import { SmtpSink } from './support/smtp-sink';
-import { startTestApp, type TestApp } from './support/test-app';
+import type { SignedUpOwner } from './support/factories';
+import { signInWithSso } from './support/oidc-provider';
+import { SSO_REDIRECT as REDIRECT, ssoDomainSuite } from './support/sso-domain-suite';
 import { waitFor } from './support/wait-for';
 
-const DASHBOARD = 'http://dashboard.test';
-const REDIRECT = `${DASHBOARD}/sso/callback`;
-const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-0123456789' };
 const DAY = 86_400_000;
-
-interface DomainShown {
-  domain: string;
-  verifiedAt: string | null;
-  lastCheckedAt: string | null;
-  failedChecks: number;
-  recordName: string;
-  recordValue: string;
-}
 
 // SPEC §8f: a proven domain's TXT record is looked up again every SSO_DOMAIN_RECHECK_INTERVAL
 // (1 day here), at the real name server of the test; the clock is the test's, passed to each run.
 describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33)', () => {
-  let t: TestApp;
-  let op: RunningOidcProvider;
-  let dns: RunningDnsServer;
-  let sink: SmtpSink;
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
-  const newDomain = () => `recheck-${randomBytes(4).toString('hex')}.test`;
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    dns = await startDnsServer();
-    op = await startOidcProvider([{ ...CLIENT, redirect_uris: [REDIRECT] }]);
-    t = await startTestApp({
-      env: {
-        DASHBOARD_URL: DASHBOARD,
-        SSO_DNS_SERVERS: dns.address,
-        SSO_DOMAIN_RECHECK_FAILURES: '3',
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-      },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await op?.stop();
-    await dns?.stop();
-    await sink?.stop();
-  });
-
-  const as = (owner: SignedUpOwner, r: request.Test) =>
-    r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+  const suite = ssoDomainSuite({ SSO_DOMAIN_RECHECK_FAILURES: '3' });
+  const { server, http, db, claim, shown, verify, prove } = suite;
+  const newDomain = () => suite.newDomain('recheck');
 
   /** A new organisation connecting the test provider for `domain`, its record published and verified. */
   async function provenBy(organisationName: string, domain: string): Promise<SignedUpOwner> {
-    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
-    const roles = await as(owner, http().get('/api/roles'));
-    const roleId = (roles.body.roles as { id: string; name: string }[]).find(
-      (r) => r.name === 'Manager',
-    )?.id;
-    const put = await as(owner, http().put('/api/organisation/sso')).send({
-      issuer: op.issuer,
-      clientId: CLIENT.client_id,
-      clientSecret: CLIENT.client_secret,
-      allowedDomains: [domain],
-      defaultRoleId: roleId,
-    });
-    expect(put.status).toBe(200);
-    const record = await shown(owner, domain);
-    dns.publish(record.recordName, [record.recordValue]);
-    expect((await verify(owner, domain)).status).toBe(200);
+    const owner = await claim([domain], organisationName);
+    await prove(owner, domain);
     return owner;
   }
-  async function shown(owner: SignedUpOwner, domain: string): Promise<DomainShown> {
-    const res = await as(owner, http().get('/api/organisation/sso'));
-    const found = (res.body.connection.domains as DomainShown[]).find((d) => d.domain === domain);
-    if (found === undefined) throw new Error(`${domain} is not shown`);
-    return found;
-  }
-  const verify = (owner: SignedUpOwner, domain: string) =>
-    as(owner, http().post('/api/organisation/sso/domains/verify')).send({ domain });
 
   /** A new domain proven by a new organisation, then its record removed; its proof's time in ms. */
   async function provenThenGone(organisationName: string) {
     const d = newDomain();
     const owner = await provenBy(organisationName, d);
     const proven = await shown(owner, d);
-    dns.publish(proven.recordName, []);
+    suite.dns.publish(proven.recordName, []);
     return { d, owner, proven, start: Date.parse(proven.verifiedAt as string) };
   }
 
@@ -107,7 +35,7 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
     owner: SignedUpOwner,
     domain: string,
   ): Promise<RecheckOutcome | undefined> {
-    const outcomes = await t.app.get(SsoDomainRecheck).recheckDue(at);
+    const outcomes = await suite.t.app.get(SsoDomainRecheck).recheckDue(at);
     return outcomes.get(`${owner.organisationId}/${domain}`);
   }
   /** `ms` after `start` (a proof's time as answered, in ms), and 1 ms more: Postgres keeps µs. */
@@ -150,10 +78,10 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
   it('a record gone: the Owner is warned at the first miss; an unreachable resolver counts nothing; at the third miss in a row the system withdraws the proof (audited, Owner emailed), sign-ins stop, and proving it again brings the links back', async () => {
     const d = newDomain();
     const owner = await provenBy('Lapsed Inc', d);
-    const bob = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${d}`);
+    const bob = await signInWithSso(server(), REDIRECT, `bob@${d}`);
     const proven = await shown(owner, d);
     const start = Date.parse(proven.verifiedAt as string);
-    dns.publish(proven.recordName, []);
+    suite.dns.publish(proven.recordName, []);
 
     expect(await recheckAt(after(start, DAY), owner, d)).toBe('missing');
     expect(await shown(owner, d)).toMatchObject({
@@ -162,25 +90,25 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
       lastCheckedAt: after(start, DAY).toISOString(),
     });
     const warning = `The DNS record proving ${d} for Lapsed Inc’s single sign-on is missing`;
-    await sink.until(() => sink.withSubject(owner.email, warning).length === 1);
-    expect(sink.withSubject(owner.email, warning)[0]?.parsed.text).toContain(
+    await suite.sink.until(() => suite.sink.withSubject(owner.email, warning).length === 1);
+    expect(suite.sink.withSubject(owner.email, warning)[0]?.parsed.text).toContain(
       `If the record is still missing at the next 2 look-up(s) (one every 1 day), ${d} stops being verified`,
     );
 
     // A resolver that does not answer says nothing about the record: not counted, asked again.
-    dns.mode('servfail');
+    suite.dns.mode('servfail');
     try {
       expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('unreachable');
     } finally {
-      dns.mode('ok');
+      suite.dns.mode('ok');
     }
     expect((await shown(owner, d)).failedChecks).toBe(1);
     expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('missing');
     expect((await shown(owner, d)).failedChecks).toBe(2);
     // Still proven meanwhile: its people sign in.
-    expect(
-      (await signInWithSso(t.app.getHttpServer(), REDIRECT, bob.body.user.email)).body.user.id,
-    ).toBe(bob.body.user.id);
+    expect((await signInWithSso(server(), REDIRECT, bob.body.user.email)).body.user.id).toBe(
+      bob.body.user.id,
+    );
 
     expect(await recheckAt(after(start, 3 * DAY), owner, d)).toBe('unverified');
     expect(await shown(owner, d)).toEqual({
@@ -204,8 +132,8 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
       },
     ]);
     const gone = `${d} is no longer verified for Lapsed Inc’s single sign-on`;
-    await sink.until(() => sink.withSubject(owner.email, gone).length === 1);
-    expect(sink.withSubject(owner.email, warning)).toHaveLength(1);
+    await suite.sink.until(() => suite.sink.withSubject(owner.email, gone).length === 1);
+    expect(suite.sink.withSubject(owner.email, warning)).toHaveLength(1);
     // Nobody at the domain signs in with single sign-on now: no flow starts.
     const start404 = await http().post('/api/auth/sso').send({ email: bob.body.user.email });
     expect(start404.status).toBe(404);
@@ -217,9 +145,9 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
     expect(await recheckAt(after(start, 5 * DAY), owner, d)).toBeUndefined();
 
     // Published and verified again: Bob's link, kept unused meanwhile, signs him in again.
-    dns.publish(proven.recordName, [proven.recordValue]);
+    suite.dns.publish(proven.recordName, [proven.recordValue]);
     expect((await verify(owner, d)).status).toBe(200);
-    const back = await signInWithSso(t.app.getHttpServer(), REDIRECT, bob.body.user.email);
+    const back = await signInWithSso(server(), REDIRECT, bob.body.user.email);
     expect(back.body.user.id).toBe(bob.body.user.id);
   });
 
@@ -227,11 +155,11 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
     const { d, owner, proven, start } = await provenThenGone('Flaky Inc');
     expect(await recheckAt(after(start, DAY), owner, d)).toBe('missing');
     expect(await recheckAt(after(start, 2 * DAY), owner, d)).toBe('missing');
-    dns.publish(proven.recordName, ['v=spf1 -all', proven.recordValue]);
+    suite.dns.publish(proven.recordName, ['v=spf1 -all', proven.recordValue]);
     expect(await recheckAt(after(start, 3 * DAY), owner, d)).toBe('found');
     expect((await shown(owner, d)).failedChecks).toBe(0);
     // Another token at the name counts as missing.
-    dns.publish(proven.recordName, ['interlock-domain-verification=0123456789abcdef']);
+    suite.dns.publish(proven.recordName, ['interlock-domain-verification=0123456789abcdef']);
     expect(await recheckAt(after(start, 4 * DAY), owner, d)).toBe('missing');
     expect(await shown(owner, d)).toMatchObject({ verifiedAt: proven.verifiedAt, failedChecks: 1 });
   });
@@ -239,7 +167,7 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
   it('two runs at once (one outlasting its interval) count a miss once: only the latest claim of the domain records its look-up', async () => {
     const { d, owner, proven, start } = await provenThenGone('Overlap Inc');
     const key = `${owner.organisationId}/${d}`;
-    const recheck = t.app.get(SsoDomainRecheck);
+    const recheck = suite.t.app.get(SsoDomainRecheck);
     // Runs that looked the record up and wait to record it, held at the organisation's provider.
     const waitingToRecord = async (n: number) => {
       const [row] = await db().query(
@@ -275,21 +203,23 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
       lastCheckedAt: after(start, DAY + 60_000).toISOString(),
     });
     const warning = `The DNS record proving ${d} for Overlap Inc’s single sign-on is missing`;
-    await sink.until(() => sink.withSubject(owner.email, warning).length >= 1);
-    expect(sink.withSubject(owner.email, warning)).toHaveLength(1);
+    await suite.sink.until(() => suite.sink.withSubject(owner.email, warning).length >= 1);
+    expect(suite.sink.withSubject(owner.email, warning)).toHaveLength(1);
   });
 
   it('a domain whose name server is silent does not starve the others: each attempt is stamped, the longest unattempted goes first, and the silent one is asked again after them', async () => {
     // Every proven domain of the earlier tests looked up far ahead: none is due again before `at`.
     const drained = new Date(Date.now() + 400 * DAY);
-    await t.app.get(SsoDomainRecheck).recheckDue(drained);
+    await suite.t.app.get(SsoDomainRecheck).recheckDue(drained);
     const silent = newDomain();
     const heard = newDomain();
     const silentOwner = await provenBy('Silent Inc', silent);
     const heardOwner = await provenBy('Heard Inc', heard);
-    const oneRun = async (at: Date) => [...(await t.app.get(SsoDomainRecheck).recheckDue(at, 1))];
+    const oneRun = async (at: Date) => [
+      ...(await suite.t.app.get(SsoDomainRecheck).recheckDue(at, 1)),
+    ];
     const at = new Date(drained.getTime() + DAY / 2);
-    dns.silence(`_interlock-challenge.${silent}`, true);
+    suite.dns.silence(`_interlock-challenge.${silent}`, true);
     try {
       // One domain a run: the silent one, proven first, goes first — and its look-up times out.
       expect(await oneRun(at)).toEqual([
@@ -304,7 +234,7 @@ describe('proven single sign-on domains are looked up again (SPEC §8f, issue 33
         [`${silentOwner.organisationId}/${silent}`, 'unreachable'],
       ]);
     } finally {
-      dns.silence(`_interlock-challenge.${silent}`, false);
+      suite.dns.silence(`_interlock-challenge.${silent}`, false);
     }
     expect(await shown(silentOwner, silent)).toMatchObject({
       lastCheckedAt: null,

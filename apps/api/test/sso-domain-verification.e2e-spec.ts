@@ -1,118 +1,32 @@
-import { randomBytes } from 'node:crypto';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
+import type request from 'supertest';
 import type { AppConfig } from '../src/config/app-config';
 import { APP_CONFIG } from '../src/config/config.module';
 import { AfterAnswer } from '../src/users/after-answer';
-import { signUpOwner, type SignedUpOwner } from './support/factories';
-import { startDnsServer, type RunningDnsServer } from './support/dns-server';
+import { signUpOwner } from './support/factories';
+import { finishAtService, signInWithSso, walkThroughProvider } from './support/oidc-provider';
 import {
-  finishAtService,
-  signInWithSso,
-  startOidcProvider,
-  walkThroughProvider,
-  type RunningOidcProvider,
-} from './support/oidc-provider';
-import { SmtpSink } from './support/smtp-sink';
-import { startTestApp, type TestApp } from './support/test-app';
+  SSO_CLIENT as CLIENT,
+  SSO_REDIRECT as REDIRECT,
+  ssoDomainSuite,
+  type DomainShown,
+} from './support/sso-domain-suite';
 
-const DASHBOARD = 'http://dashboard.test';
-const REDIRECT = `${DASHBOARD}/sso/callback`;
-const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-0123456789' };
 const SSO_SESSION =
   'You signed in with single sign-on, which acts only for the organisation that signed you in: sign in with your password to';
 
-interface DomainShown {
-  domain: string;
-  verifiedAt: string | null;
-  lastCheckedAt: string | null;
-  failedChecks: number;
-  recordName: string;
-  recordValue: string;
-}
-
 describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §3)', () => {
-  let t: TestApp;
-  let op: RunningOidcProvider;
-  let dns: RunningDnsServer;
-  let sink: SmtpSink;
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
-  const newDomain = (name = 'acme') => `${name}-${randomBytes(4).toString('hex')}.test`;
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    dns = await startDnsServer();
-    op = await startOidcProvider([{ ...CLIENT, redirect_uris: [REDIRECT] }]);
-    t = await startTestApp({
-      env: {
-        DASHBOARD_URL: DASHBOARD,
-        SSO_DNS_SERVERS: dns.address,
-        SMTP_URL: sink.url,
-        MAIL_FROM: 'Interlock <accounts@interlock.test>',
-      },
-    });
-  });
-  afterAll(async () => {
-    await t?.app.get(AfterAnswer).settled();
-    await t?.close();
-    await op?.stop();
-    await dns?.stop();
-    await sink?.stop();
-  });
-
-  const as = (owner: SignedUpOwner, r: request.Test) =>
-    r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
-
-  async function managerRoleOf(owner: SignedUpOwner): Promise<string> {
-    const roles = await as(owner, http().get('/api/roles'));
-    const role = (roles.body.roles as { id: string; name: string }[]).find(
-      (r) => r.name === 'Manager',
-    );
-    if (role === undefined) throw new Error('no Manager role');
-    return role.id;
-  }
-
-  /** An organisation that connects the test provider (which signs in any address) for `domains`. */
-  async function claim(domains: string[], organisationName = 'Evil Corp'): Promise<SignedUpOwner> {
-    const owner = await signUpOwner(t.app.getHttpServer(), { organisationName });
-    const put = await as(owner, http().put('/api/organisation/sso')).send({
-      issuer: op.issuer,
-      clientId: CLIENT.client_id,
-      clientSecret: CLIENT.client_secret,
-      allowedDomains: domains,
-      defaultRoleId: await managerRoleOf(owner),
-    });
-    expect(put.status).toBe(200);
-    return owner;
-  }
-
-  const shown = async (owner: SignedUpOwner, domain: string): Promise<DomainShown> => {
-    const res = await as(owner, http().get('/api/organisation/sso'));
-    const found = (res.body.connection.domains as DomainShown[]).find((d) => d.domain === domain);
-    if (found === undefined) throw new Error(`${domain} is not shown`);
-    return found;
-  };
-  const verify = (owner: SignedUpOwner, domain: string) =>
-    as(owner, http().post('/api/organisation/sso/domains/verify')).send({ domain });
-  /** Publishes the organisation's record for `domain` and verifies it (200 expected). */
-  async function prove(owner: SignedUpOwner, domain: string): Promise<void> {
-    const record = await shown(owner, domain);
-    dns.publish(record.recordName, [record.recordValue]);
-    const res = await verify(owner, domain);
-    expect(res.status).toBe(200);
-  }
+  const suite = ssoDomainSuite();
+  const { server, http, db, newDomain, as, managerRoleOf, claim, shown, verify, prove } = suite;
 
   it("the attack: an organisation that merely names another's domain cannot sign in as that domain's existing account", async () => {
     const d = newDomain('victim');
-    const alice = await signUpOwner(t.app.getHttpServer(), {
+    const alice = await signUpOwner(server(), {
       email: `alice@${d}`,
       name: 'Alice',
       organisationName: 'Victim Inc',
     });
     const own = newDomain('evil');
-    const evil = await claim([own, d]);
+    const evil = await claim([own, d], 'Evil Corp');
     await prove(evil, own);
     // It cannot prove the victim's domain: the victim's DNS holds no record of its token.
     const refused = await verify(evil, d);
@@ -129,13 +43,8 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
 
     // A flow started for the attacker's own proven domain, answered by its provider with
     // Alice's address (email_verified true): refused, nothing linked, no session.
-    const walk = await walkThroughProvider(
-      t.app.getHttpServer(),
-      REDIRECT,
-      `mallory@${own}`,
-      alice.email,
-    );
-    const finish = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    const walk = await walkThroughProvider(server(), REDIRECT, `mallory@${own}`, alice.email);
+    const finish = await finishAtService(server(), walk.flow, walk.query);
     expect(finish.status).toBe(401);
     expect(finish.body).toMatchObject({
       code: 'SSO_SIGN_IN_FAILED',
@@ -155,21 +64,21 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
 
   it('a link made before domains were proven signs in only the account at a domain the organisation holds verified; links go when their domain or the connection does', async () => {
     const victim = newDomain('victim');
-    const alice = await signUpOwner(t.app.getHttpServer(), {
+    const alice = await signUpOwner(server(), {
       email: `alice@${victim}`,
       name: 'Alice',
       organisationName: 'Victim Inc',
     });
     const own = newDomain('evil');
-    const evil = await claim([own]);
+    const evil = await claim([own], 'Evil Corp');
     await prove(evil, own);
     // Before the fix any sign-in linked at once: the attacker's subject is linked to Alice.
     const mallory = `mallory@${own}`;
     await db().query(
       `INSERT INTO sso_identities (organisation_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4)`,
-      [evil.organisationId, op.issuer, mallory, alice.memberId],
+      [evil.organisationId, suite.op.issuer, mallory, alice.memberId],
     );
-    const bob = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${own}`);
+    const bob = await signInWithSso(server(), REDIRECT, `bob@${own}`);
     const linksOf = async (userId: string) =>
       (
         await db().query(
@@ -180,8 +89,8 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     expect(await linksOf(bob.body.user.id)).toBe(1);
 
     // The provider answers that subject with an address of the proven domain: refused.
-    const walk = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, mallory);
-    const finish = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    const walk = await walkThroughProvider(server(), REDIRECT, mallory);
+    const finish = await finishAtService(server(), walk.flow, walk.query);
     expect(finish.status).toBe(401);
     expect(finish.body).toMatchObject({
       code: 'SSO_SIGN_IN_FAILED',
@@ -196,7 +105,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       ]),
     ).toHaveLength(0);
     // A link whose account is at the proven domain still signs in.
-    const again = await signInWithSso(t.app.getHttpServer(), REDIRECT, `bob@${own}`);
+    const again = await signInWithSso(server(), REDIRECT, `bob@${own}`);
     expect(again.body.user.id).toBe(bob.body.user.id);
 
     // Saving the domains forgets the links of accounts at no domain the organisation names.
@@ -204,7 +113,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const roleId = await managerRoleOf(evil);
     const save = (allowedDomains: string[]) =>
       as(evil, http().put('/api/organisation/sso')).send({
-        issuer: op.issuer,
+        issuer: suite.op.issuer,
         clientId: CLIENT.client_id,
         clientSecret: CLIENT.client_secret,
         allowedDomains,
@@ -219,7 +128,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     // Removing the connection forgets every link of the organisation.
     await db().query(
       `INSERT INTO sso_identities (organisation_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4)`,
-      [evil.organisationId, op.issuer, `bob@${own}`, bob.body.user.id],
+      [evil.organisationId, suite.op.issuer, `bob@${own}`, bob.body.user.id],
     );
     expect((await as(evil, http().delete('/api/organisation/sso'))).status).toBe(204);
     expect(await linksOf(bob.body.user.id)).toBe(0);
@@ -245,7 +154,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       code: 'DOMAIN_NOT_VERIFIED',
       message: `No TXT record interlock-domain-verification=… was found at _interlock-challenge.${d}: publish interlock-domain-verification=${token} there, then verify again (DNS changes can take a while to show).`,
     });
-    dns.publish(record.recordName, [
+    suite.dns.publish(record.recordName, [
       'v=spf1 -all',
       'interlock-domain-verification=0123456789abcdef',
     ]);
@@ -255,8 +164,8 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       code: 'DOMAIN_NOT_VERIFIED',
       message: `The TXT record at _interlock-challenge.${d} holds another token: publish interlock-domain-verification=${token} there, then verify again.`,
     });
-    dns.publish(record.recordName, ['v=spf1 -all', record.recordValue]);
-    dns.mode('servfail');
+    suite.dns.publish(record.recordName, ['v=spf1 -all', record.recordValue]);
+    suite.dns.mode('servfail');
     try {
       const unreachable = await verify(owner, d);
       expect(unreachable.status).toBe(503);
@@ -266,7 +175,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
         message: `Could not look up _interlock-challenge.${d}: the DNS resolver did not answer (ESERVFAIL). Try again shortly.`,
       });
     } finally {
-      dns.mode('ok');
+      suite.dns.mode('ok');
     }
     expect((await shown(owner, d)).verifiedAt).toBeNull();
     const notOurs = await verify(owner, newDomain());
@@ -290,9 +199,9 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     ]);
 
     // Proven: nobody else can name it. Named before it was proven: nobody else can prove it.
-    const other = await signUpOwner(t.app.getHttpServer());
+    const other = await signUpOwner(server());
     const taken = await as(other, http().put('/api/organisation/sso')).send({
-      issuer: op.issuer,
+      issuer: suite.op.issuer,
       clientId: CLIENT.client_id,
       clientSecret: CLIENT.client_secret,
       allowedDomains: [d],
@@ -314,7 +223,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     });
     // Changing the connection keeps a proven domain's proof and token.
     const kept = await as(second, http().put('/api/organisation/sso')).send({
-      issuer: op.issuer,
+      issuer: suite.op.issuer,
       clientId: CLIENT.client_id,
       allowedDomains: [e, newDomain()],
       defaultRoleId: await managerRoleOf(second),
@@ -327,7 +236,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
 
   it('proofs that ask DNS are throttled per organisation: past the limit 429 with Retry-After and the resolver is not asked; another organisation still proves (SPEC §8b)', async () => {
     const { organisationRequests, windowSeconds } =
-      t.app.get<AppConfig>(APP_CONFIG).rateLimits.ssoDomainVerify;
+      suite.t.app.get<AppConfig>(APP_CONFIG).rateLimits.ssoDomainVerify;
     const [d, pending] = [newDomain(), newDomain()];
     const owner = await claim([d, pending], 'Acme');
     await prove(owner, d);
@@ -339,7 +248,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     for (let i = 1; i < organisationRequests; i++)
       expect((await verify(owner, pending)).status).toBe(409);
     const name = `_interlock-challenge.${pending}`;
-    const askedBefore = dns.asked.filter((n) => n === name).length;
+    const askedBefore = suite.dns.asked.filter((n) => n === name).length;
     const refused = await verify(owner, pending);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({
@@ -350,7 +259,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-    expect(dns.asked.filter((n) => n === name).length).toBe(askedBefore);
+    expect(suite.dns.asked.filter((n) => n === name).length).toBe(askedBefore);
     expect((await verify(owner, d)).status).toBe(200);
     const other = await claim([pending], 'Other');
     const asked = await verify(other, pending);
@@ -359,10 +268,10 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
   });
 
   it('refuses public email domains', async () => {
-    const owner = await signUpOwner(t.app.getHttpServer());
+    const owner = await signUpOwner(server());
     for (const domain of ['gmail.com', 'outlook.com', 'proton.me', 'gmx.de', 'yahoo.co.uk']) {
       const put = await as(owner, http().put('/api/organisation/sso')).send({
-        issuer: op.issuer,
+        issuer: suite.op.issuer,
         clientId: CLIENT.client_id,
         clientSecret: CLIENT.client_secret,
         allowedDomains: [newDomain(), domain],
@@ -382,13 +291,8 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const pending = newDomain();
     const owner = await claim([own, pending], 'Acme');
     await prove(owner, own);
-    const walk = await walkThroughProvider(
-      t.app.getHttpServer(),
-      REDIRECT,
-      `grace@${own}`,
-      `new@${pending}`,
-    );
-    const refused = await finishAtService(t.app.getHttpServer(), walk.flow, walk.query);
+    const walk = await walkThroughProvider(server(), REDIRECT, `grace@${own}`, `new@${pending}`);
+    const refused = await finishAtService(server(), walk.flow, walk.query);
     expect(refused.status).toBe(401);
     expect(refused.body.message).toBe(
       `new@${pending} is at ${pending}, which this organisation has not verified for single sign-on yet: ask your administrator.`,
@@ -397,7 +301,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       [],
     );
     await prove(owner, pending);
-    const signedIn = await signInWithSso(t.app.getHttpServer(), REDIRECT, `new@${pending}`);
+    const signedIn = await signInWithSso(server(), REDIRECT, `new@${pending}`);
     expect(signedIn.body.organisation.id).toBe(owner.organisationId);
   });
 
@@ -405,19 +309,19 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const d = newDomain();
     const owner = await claim([d], 'Acme');
     await prove(owner, d);
-    const linus = await signUpOwner(t.app.getHttpServer(), {
+    const linus = await signUpOwner(server(), {
       email: `linus@${d}`,
       name: 'Linus',
       organisationName: 'Linus Inc',
     });
     const message = `An account with ${linus.email} exists already: to link it to single sign-on, sign in with its password in this browser first, then sign in with single sign-on again.`;
 
-    const bare = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
-    const refused = await finishAtService(t.app.getHttpServer(), bare.flow, bare.query);
+    const bare = await walkThroughProvider(server(), REDIRECT, linus.email);
+    const refused = await finishAtService(server(), bare.flow, bare.query);
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ code: 'SSO_SIGN_IN_FAILED', message });
     // Another person's password session is no proof.
-    const other = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
+    const other = await walkThroughProvider(server(), REDIRECT, linus.email);
     const foreign = await http()
       .post('/api/auth/sso/callback')
       .set('cookie', `${other.flow}; ${owner.cookie}`)
@@ -428,7 +332,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       await db().query(`SELECT 1 FROM sso_identities WHERE user_id = $1`, [linus.memberId]),
     ).toHaveLength(0);
 
-    const proven = await walkThroughProvider(t.app.getHttpServer(), REDIRECT, linus.email);
+    const proven = await walkThroughProvider(server(), REDIRECT, linus.email);
     const linked = await http()
       .post('/api/auth/sso/callback')
       .set('cookie', `${proven.flow}; ${linus.cookie}`)
@@ -440,14 +344,14 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       [owner.organisationId],
     );
     expect(audit).toEqual([{ summary: 'Linus signed in with single sign-on for the first time' }]);
-    await t.app.get(AfterAnswer).settled();
+    await suite.t.app.get(AfterAnswer).settled();
     const subject = 'Your Interlock account now signs in with Acme’s single sign-on';
-    await sink.until(() => sink.withSubject(linus.email, subject).length === 1);
-    expect(sink.withSubject(linus.email, subject)[0]?.parsed.text).toContain(
-      `your Interlock account ${linus.email} was linked to the single sign-on of Acme (${op.issuer})`,
+    await suite.sink.until(() => suite.sink.withSubject(linus.email, subject).length === 1);
+    expect(suite.sink.withSubject(linus.email, subject)[0]?.parsed.text).toContain(
+      `your Interlock account ${linus.email} was linked to the single sign-on of Acme (${suite.op.issuer})`,
     );
     // Linked: later sign-ins need no password session.
-    const again = await signInWithSso(t.app.getHttpServer(), REDIRECT, linus.email);
+    const again = await signInWithSso(server(), REDIRECT, linus.email);
     expect(again.body.user.id).toBe(linus.memberId);
   });
 
@@ -455,7 +359,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
     const d = newDomain();
     const owner = await claim([d], 'Acme');
     await prove(owner, d);
-    const { cookie, body } = await signInWithSso(t.app.getHttpServer(), REDIRECT, `hedy@${d}`);
+    const { cookie, body } = await signInWithSso(server(), REDIRECT, `hedy@${d}`);
     const sessions = await http().get('/api/me/sessions').set('cookie', cookie);
     expect(sessions.status).toBe(200);
     const refusals: [request.Test, string][] = [
@@ -500,7 +404,7 @@ describe('single sign-on email domains are proven by DNS (SPEC §8f, issue 33 §
       ]);
     }
     // Another session of the same person (a second single sign-on) is not ended from this one.
-    const second = await signInWithSso(t.app.getHttpServer(), REDIRECT, `hedy@${d}`);
+    const second = await signInWithSso(server(), REDIRECT, `hedy@${d}`);
     const listed = await http().get('/api/me/sessions').set('cookie', second.cookie);
     const others = (listed.body.sessions as { id: string; current: boolean }[]).filter(
       (s) => !s.current,

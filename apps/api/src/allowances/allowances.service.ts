@@ -2,15 +2,16 @@ import { DomainError, type Plan } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig, PlanAllowances } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import {
   activeSessionsExhaustedMessage,
   agentHoursExhaustedMessage,
+  type ExhaustedQuota,
   messagesExhaustedMessage,
   sessionStorageExhaustedMessage,
 } from './allowance-messages';
-import { AgentHoursLeft, AllowancesRepository } from './allowances.repository';
+import { AgentHoursLeft, AllowancesRepository, type PlanLimits } from './allowances.repository';
 import type { UsageSummary } from './dto/usage-summary.response';
 
 /**
@@ -35,24 +36,12 @@ export class AllowancesService {
    * allowance ever succeeds. The plan is read in the same statement, so an upgrade counts at once.
    */
   async consumeMessage(tx: Queryable, organisationId: string): Promise<void> {
-    const { free, pro } = this.config.plans;
-    if (
-      await this.allowances.countMessage(tx, organisationId, {
-        free: free.messages,
-        pro: pro.messages,
-      })
-    )
-      return;
+    if (await this.allowances.countMessage(tx, organisationId, this.limits('messages'))) return;
     const row = await this.allowances.planAndRenewal(tx, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     throw new DomainError(
       'MESSAGES_ALLOWANCE_EXHAUSTED',
-      messagesExhaustedMessage({
-        plan: row.plan,
-        included: this.config.plans[row.plan].messages,
-        renewsOn: row.renews_on,
-        proIncludes: pro.messages,
-      }),
+      messagesExhaustedMessage({ ...this.quota('messages', row.plan), renewsOn: row.renews_on }),
     );
   }
 
@@ -61,11 +50,7 @@ export class AllowancesService {
    * a condition true while the month's agent hours are not spent (see AllowancesRepository).
    */
   agentHoursLeft(organisationParam: string, firstParam: number): AgentHoursLeft {
-    const { free, pro } = this.config.plans;
-    return this.allowances.agentHoursLeft(organisationParam, firstParam, {
-      free: free.agentHours,
-      pro: pro.agentHours,
-    });
+    return this.allowances.agentHoursLeft(organisationParam, firstParam, this.limits('agentHours'));
   }
 
   /**
@@ -87,16 +72,9 @@ export class AllowancesService {
     const row = await this.allowances.lockSessionStart(tx, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     this.refuseSpentHours(row);
-    const included = this.config.plans[row.plan].activeSessions;
-    if (row.active >= included) {
-      throw new DomainError(
-        'ACTIVE_SESSIONS_EXHAUSTED',
-        activeSessionsExhaustedMessage({
-          plan: row.plan,
-          included,
-          proIncludes: this.config.plans.pro.activeSessions,
-        }),
-      );
+    const quota = this.quota('activeSessions', row.plan);
+    if (row.active >= quota.included) {
+      throw new DomainError('ACTIVE_SESSIONS_EXHAUSTED', activeSessionsExhaustedMessage(quota));
     }
   }
 
@@ -106,40 +84,39 @@ export class AllowancesService {
    * would pass the plan's quota (SPEC §8). Exact under concurrent appends: see the repository.
    */
   async consumeSessionStorage(tx: Queryable, organisationId: string, bytes: number): Promise<void> {
-    const { free, pro } = this.config.plans;
-    if (
-      await this.allowances.addSessionBytes(tx, organisationId, bytes, {
-        free: free.sessionMessageBytes,
-        pro: pro.sessionMessageBytes,
-      })
-    )
-      return;
+    const limits = this.limits('sessionMessageBytes');
+    if (await this.allowances.addSessionBytes(tx, organisationId, bytes, limits)) return;
     const row = await this.allowances.sessionHoldings(tx, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     throw new DomainError(
       'SESSION_STORAGE_EXHAUSTED',
       sessionStorageExhaustedMessage({
-        plan: row.plan,
-        included: this.config.plans[row.plan].sessionMessageBytes,
-        proIncludes: pro.sessionMessageBytes,
+        ...this.quota('sessionMessageBytes', row.plan),
         retentionMs: this.config.sessions.messageRetentionMs,
       }),
     );
   }
 
   private refuseSpentHours(row: { plan: Plan; seconds: number; renews_on: string }): void {
-    const included = this.config.plans[row.plan].agentHours;
-    if (row.seconds >= included * 3600) {
+    const quota = this.quota('agentHours', row.plan);
+    if (row.seconds >= quota.included * 3600) {
       throw new DomainError(
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
-        agentHoursExhaustedMessage({
-          plan: row.plan,
-          included,
-          renewsOn: row.renews_on,
-          proIncludes: this.config.plans.pro.agentHours,
-        }),
+        agentHoursExhaustedMessage({ ...quota, renewsOn: row.renews_on }),
       );
     }
+  }
+
+  /** What each plan includes of `allowance`, as the repository's statements compare it. */
+  private limits(allowance: keyof PlanAllowances): PlanLimits {
+    const { free, pro } = this.config.plans;
+    return { free: free[allowance], pro: pro[allowance] };
+  }
+
+  /** For a 402's message: what `plan` includes of `allowance`, and what Pro would. */
+  private quota(allowance: keyof PlanAllowances, plan: Plan): ExhaustedQuota {
+    const { plans } = this.config;
+    return { plan, included: plans[plan][allowance], proIncludes: plans.pro[allowance] };
   }
 
   /** This month's use against the plan, and what the organisation holds now, for the billing page. */

@@ -9,7 +9,6 @@ import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { RenameApiKeyDto } from './dto/rename-api-key.dto';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/api-keys')
@@ -58,8 +57,8 @@ export class ApiKeysController {
   @Operation({
     operationId: 'revokeApiKey',
     summary: 'Revoke (delete) a key; it stops working at once everywhere',
+    noContent: 'Revoked.',
   })
-  @NoContent('Revoked.')
   async revoke(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.apiKeys.revoke(caller, id);
   }

@@ -16,13 +16,17 @@ import { PasswordsService } from '../users/passwords.service';
 import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import { ConfirmEmailChangeDto, UndoEmailChangeDto } from '../users/dto/profile.dto';
 import { EmailChangeService } from '../users/email-change.service';
 
+/**
+ * Signing up and in, and the emailed links people open whether or not they are signed in: for
+ * people not signed in (`@HumanRoute`), but for signing out and the sign-in session's description.
+ */
 @Controller('api/auth')
 @ApiTags('auth')
+@HumanRoute()
 export class AuthController {
   constructor(
     private readonly auth: AuthService,
@@ -34,7 +38,6 @@ export class AuthController {
   ) {}
 
   @Post('sign-up')
-  @HumanRoute()
   @Operation({
     operationId: 'signUp',
     summary: 'Create an account and an organisation (Free plan) you own, and sign in',
@@ -74,7 +77,6 @@ export class AuthController {
   }
 
   @Post('sign-up/complete')
-  @HumanRoute()
   @Operation({
     operationId: 'completeSignUp',
     summary:
@@ -96,7 +98,6 @@ export class AuthController {
 
   @Post('sign-in')
   @HttpCode(200)
-  @HumanRoute()
   @Operation({ operationId: 'signIn', summary: 'Sign in with email and password' })
   @ApiOkResponse({
     type: AccountResponse,
@@ -114,7 +115,6 @@ export class AuthController {
 
   @Post('password-reset')
   @HttpCode(202)
-  @HumanRoute()
   @Operation({
     operationId: 'requestPasswordReset',
     summary:
@@ -131,13 +131,12 @@ export class AuthController {
   }
 
   @Post('password-reset/confirm')
-  @HumanRoute()
   @Operation({
     operationId: 'confirmPasswordReset',
     summary:
       "Set a new password with a reset link's token; every sign-in session of the account ends",
+    noContent: 'The password is changed; sign in with it.',
   })
-  @NoContent('The password is changed; sign in with it.')
   async confirmPasswordReset(
     @Body() body: PasswordResetConfirmDto,
     @ClientIp() ip: string | null,
@@ -146,27 +145,24 @@ export class AuthController {
   }
 
   @Post('verify-email')
-  @HumanRoute()
   @Operation({
     operationId: 'verifyEmail',
     summary:
       "Verify your email address with a verification link's token (works signed in or not, in any browser)",
+    noContent: 'The address is verified (or already was).',
   })
-  @NoContent('The address is verified (or already was).')
   async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
     await this.verification.verify(body.token, ip);
   }
 
   @Post('email-change/confirm')
-  @HumanRoute()
   @Operation({
     operationId: 'confirmEmailChange',
     summary:
       'Change your email address with the link emailed to the new one (works signed in or not, in any browser)',
+    noContent:
+      'The address is changed and verified; the old address is told, with a link that undoes it.',
   })
-  @NoContent(
-    'The address is changed and verified; the old address is told, with a link that undoes it.',
-  )
   async confirmEmailChange(
     @Body() body: ConfirmEmailChangeDto,
     @ClientIp() ip: string | null,
@@ -175,13 +171,13 @@ export class AuthController {
   }
 
   @Post('email-change/undo')
-  @HumanRoute()
   @Operation({
     operationId: 'undoEmailChange',
     summary:
       "This wasn't me: the link emailed to the old address gives it back, sets a new password and ends every sign-in session",
+    noContent:
+      'The old address is back; every sign-in session ended: sign in with the new password.',
   })
-  @NoContent('The old address is back; every sign-in session ended: sign in with the new password.')
   async undoEmailChange(
     @Body() body: UndoEmailChangeDto,
     @ClientIp() ip: string | null,
@@ -194,8 +190,8 @@ export class AuthController {
   @Operation({
     operationId: 'signOut',
     summary: 'End this sign-in session (for every organisation)',
+    noContent: 'Signed out; the cookie is cleared.',
   })
-  @NoContent('Signed out; the cookie is cleared.')
   async signOut(
     @CurrentUser() user: UserPrincipal,
     @Res({ passthrough: true }) res: HttpResponse,

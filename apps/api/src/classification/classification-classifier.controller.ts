@@ -13,12 +13,12 @@ import {
   SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 /** The organisation's external classifier (SPEC §8d): members only; a key gets the exact 403. */
 @Controller('api/classification/classifier')
 @ApiTags('classification')
+@MemberRoute('classification.manage')
 export class ClassificationClassifierController {
   constructor(private readonly classifier: ClassificationClassifierService) {}
 
@@ -35,7 +35,6 @@ export class ClassificationClassifierController {
 
   @Put()
   @HttpCode(200)
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'putClassifier',
     summary:
@@ -50,16 +49,17 @@ export class ClassificationClassifierController {
   }
 
   @Delete()
-  @MemberRoute('classification.manage')
-  @Operation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
-  @NoContent()
+  @Operation({
+    operationId: 'deleteClassifier',
+    summary: 'Remove the external classifier',
+    noContent: true,
+  })
   async remove(@MemberCaller() caller: MemberCall): Promise<void> {
     await this.classifier.remove(caller);
   }
 
   @Post('rotate-secret')
   @HttpCode(200)
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'rotateClassifierSecret',
     summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',
@@ -71,7 +71,6 @@ export class ClassificationClassifierController {
 
   @Post('test')
   @HttpCode(200)
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'testClassifier',
     summary: 'Ask the saved classifier about a sample action, as argus would, and show the answer',

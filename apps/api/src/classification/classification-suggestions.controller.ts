@@ -11,11 +11,11 @@ import {
   ApplySuggestionDto,
   ClassificationSuggestionListResponse,
 } from './dto/classification-suggestion.dto';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/suggestions')
 @ApiTags('classification')
+@MemberRoute('classification.manage')
 export class ClassificationSuggestionsController {
   constructor(private readonly suggestions: ClassificationSuggestionsService) {}
 
@@ -34,7 +34,6 @@ export class ClassificationSuggestionsController {
   }
 
   @Post(':id/apply')
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'applyClassificationSuggestion',
     summary: 'Make the suggested rule, in shadow or enforce mode',
@@ -49,23 +48,21 @@ export class ClassificationSuggestionsController {
   }
 
   @Post(':id/dismiss')
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'dismissClassificationSuggestion',
     summary: 'Dismiss a suggestion: it is not made again for this key, action and shape',
+    noContent: true,
   })
-  @NoContent()
   async dismiss(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.suggestions.dismiss(caller, id);
   }
 
   @Post(':id/restore')
-  @MemberRoute('classification.manage')
   @Operation({
     operationId: 'restoreClassificationSuggestion',
     summary: 'Undo a dismissal: the suggestion is made again while the approvals still support it',
+    noContent: true,
   })
-  @NoContent()
   async restore(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.suggestions.restore(caller, id);
   }

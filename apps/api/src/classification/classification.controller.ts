@@ -13,7 +13,6 @@ import {
   CreateClassificationRuleDto,
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/rules')
@@ -92,8 +91,11 @@ export class ClassificationController {
 
   @Delete(':id')
   @MemberRoute('classification.manage')
-  @Operation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
-  @NoContent('Deleted.')
+  @Operation({
+    operationId: 'deleteClassificationRule',
+    summary: 'Delete a classification rule',
+    noContent: 'Deleted.',
+  })
   async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.rules.remove(caller, id);
   }

@@ -1,16 +1,16 @@
 import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
-import type { MemberCall, GranterCall } from '../auth/caller';
+import type { MemberCall, GranterCall, UserCall } from '../auth/caller';
 import {
   ClientIp,
   CurrentMember,
-  CurrentUser,
   MemberCaller,
   GranterCaller,
+  UserCaller,
 } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
+import type { MemberPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { IdParam } from '../http/id-param.pipe';
@@ -25,7 +25,6 @@ import {
   InvitationPreviewResponse,
 } from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/invitations')
@@ -69,8 +68,8 @@ export class InvitationsController {
   @Operation({
     operationId: 'withdrawInvitation',
     summary: 'Withdraw a pending invitation: its token stops working',
+    noContent: 'Withdrawn.',
   })
-  @NoContent('Withdrawn.')
   async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.invitations.withdraw(caller, id);
   }
@@ -125,17 +124,11 @@ export class InvitationsController {
   // SPEC §8f: `{emailProof?}` — no body at all joins as before (the address must be verified where required).
   @ApiBody({ type: JoinInvitationDto, required: false })
   join(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Param('token') token: string,
     @Body() body: JoinInvitationDto,
-    @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
-    refuseUnderSso(user, 'joinOrganisation');
-    return this.invitations.join(
-      { id: user.userId, name: user.userName, email: user.email },
-      token,
-      ip,
-      body.emailProof,
-    );
+    refuseUnderSso(caller.user, 'joinOrganisation');
+    return this.invitations.join(caller, token, body.emailProof);
   }
 }

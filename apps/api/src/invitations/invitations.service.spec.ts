@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GranterCall } from '../auth/caller';
+import type { GranterCall, UserCall } from '../auth/caller';
+import { userPrincipal } from '../auth/testing/principals';
 import { DomainError, type MemberActor, type Permission } from '@interlock/domain';
 import type { AppConfig } from '../config/app-config';
 import type { SignInSessionService } from '../auth/sign-in-session.service';
@@ -49,6 +50,11 @@ const granter: GranterCall = {
   ip: null,
 };
 const TOKEN = 'A'.repeat(43);
+/** A signed-in person's call on a route that acts for no organisation. */
+const personCall = (userId: string, userName: string, email: string): UserCall => ({
+  user: userPrincipal({ userId, userName, email }),
+  ip: null,
+});
 const pending: PendingInvitationRow = {
   organisation_id: ORG,
   organisation_name: 'Acme',
@@ -276,7 +282,7 @@ describe('InvitationsService', () => {
   it('joins a signed-in person to the invitation sent to their address; 403 for another address, 409 for a member', async () => {
     fakeMemberships.beginMembership.mockResolvedValue('rejoined');
     const { service, audit } = setUp();
-    await service.join({ id: 'u-bob', name: 'Bob', email: 'bob@example.com' }, TOKEN, null);
+    await service.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN);
     expect(audit).toEqual([
       expect.objectContaining({
         action: 'member.joined',
@@ -286,7 +292,7 @@ describe('InvitationsService', () => {
 
     const other = setUp();
     await expect(
-      other.service.join({ id: 'u-eve', name: 'Eve', email: 'eve@example.com' }, TOKEN, null),
+      other.service.join(personCall('u-eve', 'Eve', 'eve@example.com'), TOKEN),
     ).rejects.toMatchObject({
       code: 'FORBIDDEN',
       message: INVITATION_FOR_ANOTHER_EMAIL,
@@ -294,7 +300,7 @@ describe('InvitationsService', () => {
     fakeMemberships.beginMembership.mockResolvedValue('already');
     const already = setUp();
     await expect(
-      already.service.join({ id: 'u-bob', name: 'Bob', email: 'bob@example.com' }, TOKEN, null),
+      already.service.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: YOU_ARE_ALREADY_A_MEMBER,

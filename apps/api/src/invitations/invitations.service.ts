@@ -14,7 +14,7 @@ import { admitByInvitation } from './invitation-admission.util';
 import { InvitationEmailProof } from '../notify/invitation-email-proof.util';
 import { NotificationOutbox } from '../notify/notification-outbox';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
-import type { GranterCall, MemberCall } from '../auth/caller';
+import type { GranterCall, MemberCall, UserCall } from '../auth/caller';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { refuseJoinWithoutSso } from '../sso/sso-requirement.util';
@@ -69,13 +69,6 @@ export const INVITATION_FOR_ANOTHER_EMAIL = 'This invitation was sent to another
 export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organisation.';
 export const INVITATION_PROOF_INVALID =
   "This invitation link's address proof is not valid: open the link in the invitation email again.";
-
-/** A signed-in person accepting an invitation sent to them: their user id, name and email. */
-export interface SignedInUser {
-  readonly id: string;
-  readonly name: string;
-  readonly email: string;
-}
 
 /**
  * Invitations (SPEC §6, member.invite): a one-time token, shown once and stored as its SHA-256,
@@ -277,9 +270,8 @@ export class InvitationsService {
    * came; 409 when they are a member already.
    */
   async join(
-    user: SignedInUser,
+    { user, ip }: UserCall,
     token: string,
-    ip: string | null,
     emailProof?: string,
   ): Promise<OrganisationJoinedResponse> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
@@ -292,11 +284,14 @@ export class InvitationsService {
       await refuseJoinWithoutSso(tx, invitationOrganisation(invitation));
       // An unproven address cannot take what was sent to its real owner (SPEC §8f); the email's
       // proof is that owner's mailbox, as a verification link is.
-      if (!proven) await this.verification.assertVerified(tx, user.id, 'join');
-      await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
+      if (!proven) await this.verification.assertVerified(tx, user.userId, 'join');
+      await this.admit(tx, invitation, { userId: user.userId, name: user.userName, ip });
       // After the membership, so the new organisation's log shows it too (as accepting does).
-      if (proven) await this.verification.provenByInvitation(tx, user, ip);
-      return describeJoined(tx, user.id, invitation.organisation_id);
+      if (proven) {
+        const person = { id: user.userId, name: user.userName, email: user.email };
+        await this.verification.provenByInvitation(tx, person, ip);
+      }
+      return describeJoined(tx, user.userId, invitation.organisation_id);
     });
   }
 

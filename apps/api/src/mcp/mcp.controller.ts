@@ -26,6 +26,7 @@ import { McpService } from './mcp.service';
 @ApiExcludeController()
 // The transport reads the JSON-RPC message from the request (GET and DELETE answer 405 whatever is sent).
 @ReadsRequestBody()
+@MachineRoute()
 export class McpController {
   constructor(
     private readonly mcp: McpService,
@@ -33,7 +34,6 @@ export class McpController {
   ) {}
 
   @Post()
-  @MachineRoute()
   async post(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Req() req: HttpRequest,
@@ -83,13 +83,11 @@ export class McpController {
    * session to end (DELETE). The transport's answer for that is 405, which clients expect.
    */
   @Get()
-  @MachineRoute()
   get(@Res() res: HttpResponse): void {
     methodNotAllowed(res);
   }
 
   @Delete()
-  @MachineRoute()
   delete(@Res() res: HttpResponse): void {
     methodNotAllowed(res);
   }

@@ -8,7 +8,6 @@ import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
 import { MemberListResponse, MemberResponse } from './dto/member.response';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/members')
@@ -50,8 +49,8 @@ export class MembersController {
     summary:
       'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +
       'Their account and sign-in sessions stay, for their other organisations.',
+    noContent: 'Removed (or left, when it is yourself).',
   })
-  @NoContent('Removed (or left, when it is yourself).')
   async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
     await this.members.remove(caller, id);
   }

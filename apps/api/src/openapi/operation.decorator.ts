@@ -1,7 +1,12 @@
-import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
 
-/** A route's contract entry: its operation id, summary (and description), and its success body. */
+/** A route's contract entry: its operation id, summary (and description), and its success answer. */
 export interface OperationDoc {
   operationId: string;
   summary: string;
@@ -10,16 +15,29 @@ export interface OperationDoc {
   ok?: Type<unknown>;
   /** Answers 201 with this body. */
   created?: Type<unknown>;
+  /**
+   * Answers 204 with no body (with what that means, when it says more than the summary): the
+   * status the route sends and the one the contract documents, declared together so that they
+   * cannot disagree.
+   */
+  noContent?: string | true;
 }
 
 /**
- * One decorator for what every route declares to the contract: `ApiOperation` and, when the route
- * answers a body, its `ApiOkResponse`/`ApiCreatedResponse` (a 204 route adds `@NoContent`). Errors
- * are derived from the access declaration and `OPERATION_ERRORS` (openapi-document.ts).
+ * One decorator for what every route declares to the contract: `ApiOperation` and its success
+ * answer — `ApiOkResponse`/`ApiCreatedResponse` with a body, or a 204 (`HttpCode(204)` with
+ * `ApiNoContentResponse`). Errors are derived from the access declaration and
+ * `OPERATION_ERRORS` (openapi-document.ts).
  */
-export function Operation({ ok, created, ...operation }: OperationDoc): MethodDecorator {
+export function Operation({ ok, created, noContent, ...operation }: OperationDoc): MethodDecorator {
   const decorators: MethodDecorator[] = [ApiOperation(operation)];
   if (ok !== undefined) decorators.push(ApiOkResponse({ type: ok }));
   if (created !== undefined) decorators.push(ApiCreatedResponse({ type: created }));
+  if (noContent !== undefined) {
+    decorators.push(
+      HttpCode(204),
+      ApiNoContentResponse(noContent === true ? {} : { description: noContent }),
+    );
+  }
   return applyDecorators(...decorators);
 }

@@ -1,5 +1,6 @@
 import { BUILT_IN_ROLES, type MemberActor } from '@interlock/domain';
-import type { MemberCall } from '../auth/caller';
+import type { MemberCall, UserCall } from '../auth/caller';
+import { userPrincipal } from '../auth/testing/principals';
 import type { AllowancesService } from '../allowances/allowances.service';
 import type { AppConfig } from '../config/app-config';
 import { fakeDataSource } from '../database/testing/fake-data-source';
@@ -23,6 +24,11 @@ jest.mock('../users/account.util', () => ({
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+/** Ada, signed in, on a route that acts for no organisation. */
+const adaSignedIn: UserCall = {
+  user: userPrincipal({ userId: ada.id, userName: ada.name }),
+  ip: null,
+};
 const byAda: MemberCall = { organisationId: ORG, actor: ada, ip: null };
 const acme: OrganisationRow = {
   id: ORG,
@@ -140,14 +146,12 @@ describe('OrganisationService', () => {
 
   it('lets a signed-in person create an organisation they own, unless sign-up is closed', async () => {
     const open = setUp();
-    const joined = await open.service.create({ id: ada.id, name: ada.name }, 'Beta', null);
+    const joined = await open.service.create(adaSignedIn, 'Beta');
     expect(joined).toMatchObject({ userId: ada.id });
     expect(open.audit.map((e) => e.action)).toEqual(['organisation.created']);
 
     const closed = setUp({ signup: 'closed' });
-    await expect(
-      closed.service.create({ id: ada.id, name: ada.name }, 'Beta', null),
-    ).rejects.toMatchObject({
+    await expect(closed.service.create(adaSignedIn, 'Beta')).rejects.toMatchObject({
       code: 'SIGNUP_CLOSED',
       message: 'Creating organisations is closed on this server; ask an administrator.',
     });

@@ -13,13 +13,7 @@ import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { OrganisationResponse } from './dto/organisation.response';
 import { OrganisationsRepository } from './organisations.repository';
-import type { MemberCall } from '../auth/caller';
-
-/** The signed-in person creating an organisation: their user id and name. */
-export interface OrganisationCreator {
-  readonly id: string;
-  readonly name: string;
-}
+import type { MemberCall, UserCall } from '../auth/caller';
 
 @Injectable()
 export class OrganisationService {
@@ -36,11 +30,7 @@ export class OrganisationService {
    * A signed-in person creates another organisation, which they own. With sign-up closed, only
    * the operator creates organisations (the CLI).
    */
-  async create(
-    user: OrganisationCreator,
-    name: string,
-    ip: string | null,
-  ): Promise<OrganisationJoinedResponse> {
+  async create({ user, ip }: UserCall, name: string): Promise<OrganisationJoinedResponse> {
     if (this.config.signup === 'closed') {
       throw new DomainError(
         'SIGNUP_CLOSED',
@@ -50,10 +40,10 @@ export class OrganisationService {
     return this.dataSource.transaction(async (tx) => {
       const { organisationId } = await this.setup.create(tx, {
         organisationName: name,
-        owner: { userId: user.id, name: user.name },
+        owner: { userId: user.userId, name: user.userName },
         ipAddress: ip,
       });
-      return describeJoined(tx, user.id, organisationId);
+      return describeJoined(tx, user.userId, organisationId);
     });
   }
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import type { UserCall } from '../auth/caller';
+import { UserCaller } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
-import type { UserPrincipal } from '../auth/principal';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
@@ -25,11 +25,10 @@ export class OrganisationsController {
     created: OrganisationJoinedResponse,
   })
   create(
-    @CurrentUser() user: UserPrincipal,
+    @UserCaller() caller: UserCall,
     @Body() body: CreateOrganisationDto,
-    @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
-    refuseUnderSso(user, 'createOrganisation');
-    return this.organisations.create({ id: user.userId, name: user.userName }, body.name, ip);
+    refuseUnderSso(caller.user, 'createOrganisation');
+    return this.organisations.create(caller, body.name);
   }
 }

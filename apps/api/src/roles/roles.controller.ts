@@ -10,11 +10,11 @@ import { CreateRoleDto } from './dto/create-role.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
 import { RoleListResponse, RoleResponse } from './dto/role.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/roles')
 @ApiTags('roles')
+@MemberRoute('role.manage')
 export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
@@ -31,7 +31,6 @@ export class RolesController {
   }
 
   @Post()
-  @MemberRoute('role.manage')
   @CostlyWrite('role_create')
   @Operation({
     operationId: 'createRole',
@@ -43,7 +42,6 @@ export class RolesController {
   }
 
   @Patch(':id')
-  @MemberRoute('role.manage')
   @Operation({
     operationId: 'updateRole',
     summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)',
@@ -58,13 +56,12 @@ export class RolesController {
   }
 
   @Delete(':id')
-  @MemberRoute('role.manage')
   @Operation({
     operationId: 'deleteRole',
     summary:
       'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
+    noContent: 'Deleted.',
   })
-  @NoContent('Deleted.')
   async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
     await this.roles.remove(caller, id);
   }

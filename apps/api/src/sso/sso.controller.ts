@@ -13,7 +13,6 @@ import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { HttpRequest, HttpResponse } from '../http/platform';
-import { NoContent } from '../openapi/no-content.decorator';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   FinishSsoDto,
@@ -33,6 +32,7 @@ import { Operation } from '../openapi/operation.decorator';
 /** Signing in with an organisation's OpenID provider (SPEC §8f). */
 @Controller('api/auth/sso')
 @ApiTags('auth')
+@HumanRoute()
 export class SsoSignInController {
   constructor(
     private readonly signIn: SsoSignInService,
@@ -42,7 +42,6 @@ export class SsoSignInController {
 
   @Post()
   @HttpCode(200)
-  @HumanRoute()
   @Operation({
     operationId: 'startSingleSignOn',
     summary: "Start signing in with the OpenID provider of your address's organisation",
@@ -62,7 +61,6 @@ export class SsoSignInController {
 
   @Post('callback')
   @HttpCode(200)
-  @HumanRoute()
   @Operation({
     operationId: 'finishSingleSignOn',
     summary:
@@ -99,11 +97,11 @@ export class SsoSignInController {
 /** Organisation → Single sign-on: the organisation's OpenID provider (SPEC §8f). */
 @Controller('api/organisation/sso')
 @ApiTags('organisation')
+@MemberRoute('member.manage')
 export class SsoSettingsController {
   constructor(private readonly settings: SsoSettingsService) {}
 
   @Get()
-  @MemberRoute('member.manage')
   @Operation({
     operationId: 'getSingleSignOn',
     summary:
@@ -115,7 +113,6 @@ export class SsoSettingsController {
   }
 
   @Put()
-  @MemberRoute('member.manage')
   @Operation({
     operationId: 'putSingleSignOn',
     summary:
@@ -130,7 +127,6 @@ export class SsoSettingsController {
   }
 
   @Put('requirement')
-  @MemberRoute('member.manage')
   @Operation({
     operationId: 'putSingleSignOnRequirement',
     summary:
@@ -148,7 +144,6 @@ export class SsoSettingsController {
 
   @Post('domains/verify')
   @HttpCode(200)
-  @MemberRoute('member.manage')
   @Operation({
     operationId: 'verifySingleSignOnDomain',
     summary:
@@ -165,12 +160,11 @@ export class SsoSettingsController {
   }
 
   @Delete()
-  @NoContent('Disconnected.')
-  @MemberRoute('member.manage')
   @Operation({
     operationId: 'deleteSingleSignOn',
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',
+    noContent: 'Disconnected.',
   })
   async remove(@MemberCaller() caller: MemberCall): Promise<void> {
     await this.settings.remove(caller);

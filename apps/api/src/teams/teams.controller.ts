@@ -10,11 +10,11 @@ import { AddTeamMemberDto } from './dto/add-team-member.dto';
 import { CreateTeamDto } from './dto/create-team.dto';
 import { RenameTeamDto } from './dto/rename-team.dto';
 import { TeamListResponse, TeamResponse } from './dto/team.response';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/teams')
 @ApiTags('teams')
+@MemberRoute('team.manage')
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
@@ -31,14 +31,12 @@ export class TeamsController {
   }
 
   @Post()
-  @MemberRoute('team.manage')
   @Operation({ operationId: 'createTeam', summary: 'Create an empty team', created: TeamResponse })
   create(@MemberCaller() caller: MemberCall, @Body() body: CreateTeamDto): Promise<TeamResponse> {
     return this.teams.create(caller, body.name);
   }
 
   @Patch(':id')
-  @MemberRoute('team.manage')
   @Operation({ operationId: 'renameTeam', summary: 'Rename a team', ok: TeamResponse })
   rename(
     @MemberCaller() caller: MemberCall,
@@ -49,23 +47,21 @@ export class TeamsController {
   }
 
   @Delete(':id')
-  @MemberRoute('team.manage')
   @Operation({
     operationId: 'deleteTeam',
     summary: 'Delete a team (its members stay in the organisation)',
+    noContent: 'Deleted.',
   })
-  @NoContent('Deleted.')
   async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.teams.remove(caller, id);
   }
 
   @Post(':id/members')
-  @MemberRoute('team.manage')
   @Operation({
     operationId: 'addTeamMember',
     summary: 'Add a member to a team; adding one already in it changes nothing',
+    noContent: 'Added (or already in the team).',
   })
-  @NoContent('Added (or already in the team).')
   async addMember(
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
@@ -75,12 +71,11 @@ export class TeamsController {
   }
 
   @Delete(':id/members/:memberId')
-  @MemberRoute('team.manage')
   @Operation({
     operationId: 'removeTeamMember',
     summary: 'Remove a member from a team; removing one not in it changes nothing',
+    noContent: 'Removed (or was not in the team).',
   })
-  @NoContent('Removed (or was not in the team).')
   async removeMember(
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,

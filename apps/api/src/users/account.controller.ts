@@ -15,7 +15,6 @@ import { AccountResponse } from './dto/account.response';
 import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import { ChangeEmailDto, EmailChangePendingResponse, UpdateProfileDto } from './dto/profile.dto';
 import { EmailChangeService } from './email-change.service';
@@ -23,6 +22,7 @@ import { ProfileService } from './profile.service';
 
 @Controller('api/me')
 @ApiTags('auth')
+@UserRoute()
 export class AccountController {
   constructor(
     private readonly auth: AuthService,
@@ -35,7 +35,6 @@ export class AccountController {
   ) {}
 
   @Get()
-  @UserRoute()
   @Operation({
     operationId: 'getMe',
     summary:
@@ -49,7 +48,6 @@ export class AccountController {
   }
 
   @Patch()
-  @UserRoute()
   @Operation({
     operationId: 'updateMyProfile',
     summary: 'Change your name (Settings → Profile); answers your account as getMe does',
@@ -65,7 +63,6 @@ export class AccountController {
 
   @Post('email')
   @HttpCode(202)
-  @UserRoute()
   @Operation({
     operationId: 'changeMyEmail',
     summary:
@@ -83,13 +80,12 @@ export class AccountController {
   }
 
   @Post('password')
-  @UserRoute()
   @Operation({
     operationId: 'changePassword',
     summary:
       'Change your password (the current one is required); your other sign-in sessions end, this one stays',
+    noContent: 'Changed.',
   })
-  @NoContent('Changed.')
   async changePassword(
     @UserCaller() caller: UserCall,
     @Body() body: ChangePasswordDto,
@@ -100,7 +96,6 @@ export class AccountController {
 
   @Post('email-verification')
   @HttpCode(202)
-  @UserRoute()
   @Operation({
     operationId: 'resendEmailVerification',
     summary: 'Email a new verification link (single use, 24 hours) to your address',
@@ -113,7 +108,6 @@ export class AccountController {
   }
 
   @Get('sessions')
-  @UserRoute()
   @Operation({
     operationId: 'listMySignInSessions',
     summary:
@@ -125,24 +119,22 @@ export class AccountController {
   }
 
   @Post('sessions/revoke-others')
-  @UserRoute()
   @Operation({
     operationId: 'endMyOtherSignInSessions',
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
+    noContent: 'Ended (none is fine).',
   })
-  @NoContent('Ended (none is fine).')
   async revokeOthers(@UserCaller() caller: UserCall): Promise<void> {
     refuseUnderSso(caller.user, 'endSessions');
     await this.sessions.revokeOthers(caller);
   }
 
   @Delete('sessions/:id')
-  @UserRoute()
   @Operation({
     operationId: 'endMySignInSession',
     summary: 'End one of your sign-in sessions (ending this one signs you out here)',
+    noContent: 'Ended.',
   })
-  @NoContent('Ended.')
   async revokeSession(
     @UserCaller() caller: UserCall,
     @IdParam() id: string,

@@ -14,17 +14,16 @@ import {
   TwoFactorStatusResponse,
 } from './dto/two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 /** Settings → Security's two-factor sign-in (SPEC §8f). */
 @Controller('api/me/two-factor')
 @ApiTags('auth')
+@UserRoute()
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
   @Get()
-  @UserRoute()
   @Operation({
     operationId: 'getMyTwoFactor',
     summary:
@@ -37,7 +36,6 @@ export class TwoFactorController {
 
   @Post('setup')
   @HttpCode(200)
-  @UserRoute()
   @Operation({
     operationId: 'startTwoFactorSetup',
     summary:
@@ -56,7 +54,6 @@ export class TwoFactorController {
 
   @Post('confirm')
   @HttpCode(200)
-  @UserRoute()
   @Operation({
     operationId: 'confirmTwoFactorSetup',
     summary:
@@ -72,13 +69,12 @@ export class TwoFactorController {
   }
 
   @Post('disable')
-  @UserRoute()
   @Operation({
     operationId: 'disableTwoFactor',
     summary:
       'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
+    noContent: 'Off: sign-in asks for the password alone.',
   })
-  @NoContent('Off: sign-in asks for the password alone.')
   async disable(@UserCaller() caller: UserCall, @Body() body: TwoFactorDisableDto): Promise<void> {
     refuseUnderSso(caller.user, 'twoFactor');
     await this.twoFactor.disable(caller, body.password, body.code);
@@ -86,7 +82,6 @@ export class TwoFactorController {
 
   @Post('recovery-codes')
   @HttpCode(200)
-  @UserRoute()
   @Operation({
     operationId: 'regenerateRecoveryCodes',
     summary:

@@ -20,18 +20,17 @@ import {
 } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { NoContent } from '../openapi/no-content.decorator';
 import { Operation } from '../openapi/operation.decorator';
 
 /** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
 @Controller('api/webhooks')
 @ApiTags('webhooks')
 @ApiExtraModels(WebhookTestData, ...Object.values(WEBHOOK_EVENT_SCHEMAS))
+@MemberRoute('webhook.manage')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'listWebhooks',
     summary: "List the organisation's webhooks (never their secrets)",
@@ -42,7 +41,6 @@ export class WebhooksController {
   }
 
   @Post()
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'createWebhook',
     summary: 'Create a webhook; its signing secret is in this response only',
@@ -56,14 +54,12 @@ export class WebhooksController {
   }
 
   @Get(':id')
-  @MemberRoute('webhook.manage')
   @Operation({ operationId: 'getWebhook', summary: 'One webhook', ok: WebhookResponse })
   get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookResponse> {
     return this.webhooks.get(member.organisationId, id);
   }
 
   @Patch(':id')
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'updateWebhook',
     summary: 'Change the URL, description, event types, or enable / disable',
@@ -78,16 +74,17 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @MemberRoute('webhook.manage')
-  @Operation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
-  @NoContent('Deleted.')
+  @Operation({
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook and its deliveries',
+    noContent: 'Deleted.',
+  })
   async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
     await this.webhooks.remove(caller, id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'rotateWebhookSecret',
     summary:
@@ -104,7 +101,6 @@ export class WebhooksController {
   @Post(':id/test')
   @CostlyWrite('webhook_test')
   @HttpCode(202)
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'testWebhook',
     summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)',
@@ -118,7 +114,6 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'listWebhookDeliveries',
     summary: "The webhook's deliveries, newest first, with their attempts",
@@ -138,7 +133,6 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @MemberRoute('webhook.manage')
   @Operation({
     operationId: 'retryWebhookDelivery',
     summary: 'Send a succeeded or failed delivery again, now (one more attempt)',

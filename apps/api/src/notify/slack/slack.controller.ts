@@ -10,7 +10,6 @@ import { ReadsRequestBody } from '../../http/reads-request-body.decorator';
 import { requestStateOf } from '../../http/request-state';
 import { ConnectSlackDto, SlackSettingsResponse } from '../dto/slack.dto';
 import { SlackService } from './slack.service';
-import { NoContent } from '../../openapi/no-content.decorator';
 import { Operation } from '../../openapi/operation.decorator';
 
 /** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
@@ -53,8 +52,8 @@ export class SlackSettingsController {
   @Operation({
     operationId: 'disconnectSlack',
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
+    noContent: 'Disconnected.',
   })
-  @NoContent('Disconnected.')
   async disconnect(@MemberCaller() caller: MemberCall): Promise<void> {
     await this.slack.disconnect(caller);
   }

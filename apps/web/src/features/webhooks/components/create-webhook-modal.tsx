@@ -1,18 +1,16 @@
-import type { WebhookEventType } from '@interlock/api-client';
-import { Switch, TextInput, Textarea } from '@mantine/core';
+import { Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { CreateShownOnceModal } from '@/shared/components/create-shown-once-modal';
 import { SecretShownOnce } from '@/shared/components/secret-shown-once';
 import { useCreateWebhook } from '../api/webhooks.queries';
-import { EventTypesField } from './event-types-field';
+import {
+  WebhookFields,
+  webhookFieldRules,
+  webhookFieldsBody,
+  type WebhookFieldValues,
+} from './webhook-fields';
 
-export const URL_MAX = 2048;
-export const DESCRIPTION_MAX = 500;
-
-interface Values {
-  url: string;
-  description: string;
-  eventTypes: string[] | null;
+interface Values extends WebhookFieldValues {
   enabled: boolean;
 }
 
@@ -21,11 +19,7 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
   const create = useCreateWebhook();
   const form = useForm<Values>({
     initialValues: { url: '', description: '', eventTypes: null, enabled: true },
-    validate: {
-      url: (v) => (v.trim() === '' ? 'Give the URL that receives the events' : null),
-      eventTypes: (v) =>
-        v !== null && v.length === 0 ? 'Choose at least one event, or all' : null,
-    },
+    validate: webhookFieldRules,
   });
   return (
     <CreateShownOnceModal
@@ -33,12 +27,7 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
       onClose={onClose}
       form={form}
       create={create}
-      body={(values) => ({
-        url: values.url.trim(),
-        description: values.description.trim(),
-        eventTypes: values.eventTypes as WebhookEventType[] | null,
-        enabled: values.enabled,
-      })}
+      body={(values) => ({ ...webhookFieldsBody(values), enabled: values.enabled })}
       title="Add a webhook"
       shownTitle="Copy the signing secret"
       submitLabel="Add webhook"
@@ -50,28 +39,7 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
         />
       )}
     >
-      <TextInput
-        label="URL"
-        description="Where Interlock POSTs each event: https (http only to this machine, outside production)."
-        placeholder="https://agents.example.com/interlock/webhooks"
-        maxLength={URL_MAX}
-        required
-        data-autofocus
-        {...form.getInputProps('url')}
-      />
-      <Textarea
-        label="Description"
-        description="What receives the events (optional)."
-        maxLength={DESCRIPTION_MAX}
-        autosize
-        minRows={1}
-        {...form.getInputProps('description')}
-      />
-      <EventTypesField
-        value={form.values.eventTypes}
-        onChange={(next) => form.setFieldValue('eventTypes', next)}
-        error={form.errors.eventTypes as string | undefined}
-      />
+      <WebhookFields form={form} />
       <Switch
         label="Enabled: send events as they happen"
         {...form.getInputProps('enabled', { type: 'checkbox' })}

@@ -1,12 +1,16 @@
-import type { WebhookEventType, WebhookResponse } from '@interlock/api-client';
-import { Modal, Stack, TextInput, Textarea } from '@mantine/core';
+import type { WebhookResponse } from '@interlock/api-client';
+import { Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useUpdateWebhook } from '../api/webhooks.queries';
-import { DESCRIPTION_MAX, URL_MAX } from './create-webhook-modal';
-import { EventTypesField } from './event-types-field';
+import {
+  WebhookFields,
+  webhookFieldRules,
+  webhookFieldsBody,
+  type WebhookFieldValues,
+} from './webhook-fields';
 import { whenSettled } from '@/shared/utils/when-settled';
 import { FormActions } from '@/shared/components/form-actions';
 
@@ -19,13 +23,9 @@ export function EditWebhookModal({
   onClose: () => void;
 }) {
   const update = useUpdateWebhook();
-  const form = useForm<{ url: string; description: string; eventTypes: string[] | null }>({
+  const form = useForm<WebhookFieldValues>({
     initialValues: { url: '', description: '', eventTypes: null },
-    validate: {
-      url: (v) => (v.trim() === '' ? 'Give the URL that receives the events' : null),
-      eventTypes: (v) =>
-        v !== null && v.length === 0 ? 'Choose at least one event, or all' : null,
-    },
+    validate: webhookFieldRules,
   });
   useEffect(() => {
     if (webhook !== null)
@@ -48,14 +48,7 @@ export function EditWebhookModal({
           webhook === null
             ? undefined
             : whenSettled(
-                update.mutateAsync({
-                  id: webhook.id,
-                  body: {
-                    url: values.url.trim(),
-                    description: values.description.trim(),
-                    eventTypes: values.eventTypes as WebhookEventType[] | null,
-                  },
-                }),
+                update.mutateAsync({ id: webhook.id, body: webhookFieldsBody(values) }),
                 () => {
                   notifySuccess('Webhook saved');
                   close();
@@ -64,25 +57,7 @@ export function EditWebhookModal({
         )}
       >
         <Stack>
-          <TextInput
-            label="URL"
-            maxLength={URL_MAX}
-            required
-            data-autofocus
-            {...form.getInputProps('url')}
-          />
-          <Textarea
-            label="Description"
-            maxLength={DESCRIPTION_MAX}
-            autosize
-            minRows={1}
-            {...form.getInputProps('description')}
-          />
-          <EventTypesField
-            value={form.values.eventTypes}
-            onChange={(next) => form.setFieldValue('eventTypes', next)}
-            error={form.errors.eventTypes as string | undefined}
-          />
+          <WebhookFields form={form} />
           <FormError error={update.error} />
           <FormActions onCancel={close} pending={update.isPending} submitLabel="Save" />
         </Stack>

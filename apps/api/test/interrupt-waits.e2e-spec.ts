@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { Client } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { INTERRUPT_SETTLED_CHANNEL, InterruptWaits } from '../src/interrupts/interrupt-waits';
 import { InterruptsRepository } from '../src/interrupts/interrupts.repository';
@@ -51,12 +51,52 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
   it('a wait held on instance A answers the decision made on instance B, without reading while it waits', async () => {
     const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
     const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecords');
+    // Every statement any pg connection of this process runs — both instances' pools, their
+    // control connections and listeners — that reads this interrupt: one that names its id (in
+    // its text or its parameters) or returns a row holding it. The instances' background jobs run
+    // meanwhile; a job that scans the interrupts table without naming or returning this one (it
+    // has no deadline) is not a read of it.
+    const aboutIt: string[] = [];
+    const mentions = (...parts: unknown[]) => JSON.stringify(parts).includes(id);
+    const pgQuery = Client.prototype.query as (...args: unknown[]) => unknown;
+    const statements = jest
+      .spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query')
+      .mockImplementation(function (this: Client, ...args: unknown[]) {
+        const [first, second] = args;
+        const config = (typeof first === 'object' && first !== null ? first : {}) as {
+          text?: string;
+          values?: unknown[];
+        };
+        const text = typeof first === 'string' ? first : (config.text ?? '');
+        if (mentions(text, Array.isArray(second) ? second : config.values)) aboutIt.push(text);
+        const returned = (rows: unknown) => {
+          if (mentions(rows)) aboutIt.push(`(returned it) ${text}`);
+        };
+        const last = args.at(-1);
+        if (typeof last === 'function') {
+          args[args.length - 1] = (error: unknown, result?: { rows?: unknown }) => {
+            returned(result?.rows);
+            return (last as (...a: unknown[]) => unknown)(error, result);
+          };
+        }
+        const result = pgQuery.apply(this, args);
+        if (result instanceof Promise)
+          result.then(
+            (r: { rows?: unknown } | undefined) => returned(r?.rows),
+            () => undefined,
+          );
+        return result;
+      });
     try {
       const held = wait(a, id, 30).then((res) => res);
       await until(() => a.app.get(InterruptWaits).waiting === 1, 'the wait to be held');
       expect(reads).toHaveBeenCalledTimes(1);
-      // Held for a while: nothing more is read.
+      // The wait's own first read was seen: the count below watches the statements that matter.
+      expect(aboutIt.length).toBeGreaterThan(0);
+      const beforeHold = aboutIt.length;
+      // Held for a while: nothing more is read, by any path.
       await sleep(500);
+      expect(aboutIt.slice(beforeHold)).toEqual([]);
       expect(reads).toHaveBeenCalledTimes(1);
       expect((await decide(b, id)).status).toBe(201);
       const decidedAt = Date.now();
@@ -73,6 +113,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
       expect(reads).toHaveBeenCalledTimes(2);
       expect(a.app.get(InterruptWaits).size).toBe(0);
     } finally {
+      statements.mockRestore();
       reads.mockRestore();
     }
   });

@@ -4,11 +4,20 @@ refusal of a decision about anything but what the agent sent. Expected texts wri
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import httpx
 import pytest
 
-from interlock import ActionDigestMismatchError, Interlock, action_digest, canonical_json, verify_decisions
+from interlock import (
+    ActionDigestMismatchError,
+    AsyncInterlock,
+    Interlock,
+    action_digest,
+    canonical_json,
+    verify_decisions,
+)
+from interlock.digest import REMEMBERED_CREATES, AskedInterrupts
 
 ID = "0b6c2f0e-6a3f-4c55-9f0e-2f8a1d3c4b5a"
 
@@ -119,3 +128,124 @@ def test_wait_for_answer_refuses_a_decision_about_other_arguments() -> None:
         ID, action_requests=[{"name": "pay", "args": {"to": "Zoë", "amount": 40.5}}]
     )
     assert result.status == "answered"
+
+
+# An interrupt this client opened: it remembers what it asked (SPEC §8e), so a plain wait checks.
+PAY_ACTION: dict[str, Any] = {"name": "pay", "args": {"to": "Zoë", "amount": 40.5}}
+
+
+def stripped(interrupt: dict[str, Any]) -> dict[str, Any]:
+    """The interrupt as a proxy that drops the digest fields would pass it on."""
+    return {
+        **interrupt,
+        "actionRequests": [{k: v for k, v in a.items() if k != "actionDigest"} for a in interrupt["actionRequests"]],
+        "decisions": [
+            {k: v for k, v in d.items() if k not in ("actionDigest", "editedActionDigest")}
+            for d in interrupt["decisions"]
+        ],
+    }
+
+
+def opened(digests: bool) -> dict[str, Any]:
+    interrupt = {**answered(PAY), "status": "open", "answeredAt": None, "decisions": []}
+    return interrupt if digests else stripped(interrupt)
+
+
+def answering(created: dict[str, Any], answer: dict[str, Any]) -> Interlock:
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(201, json=created) if request.method == "POST" else httpx.Response(200, json=answer)
+
+    transport = httpx.MockTransport(handle)
+    return Interlock(
+        api_key="ilk_test", base_url="http://interlock.test", http_client=httpx.Client(transport=transport)
+    )
+
+
+def async_answering(created: dict[str, Any], answer: dict[str, Any]) -> AsyncInterlock:
+    async def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(201, json=created) if request.method == "POST" else httpx.Response(200, json=answer)
+
+    transport = httpx.MockTransport(handle)
+    return AsyncInterlock(
+        api_key="ilk_test", base_url="http://interlock.test", http_client=httpx.AsyncClient(transport=transport)
+    )
+
+
+def test_a_plain_wait_on_an_interrupt_this_client_opened_refuses_other_arguments() -> None:
+    other = action_digest(ID, "pay", {"to": "Mallory", "amount": 4050})
+    client = answering(opened(True), answered(other, other))
+    created = client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError) as refused:
+        client.interrupts.wait_for_answer(created.id)
+    assert (refused.value.expected, refused.value.received) == (PAY, other)
+    ok = answering(opened(True), answered(PAY))
+    ok.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    assert ok.interrupts.wait_for_answer(ID).status == "answered"
+
+
+def test_an_answer_stripped_of_the_digests_sent_at_create_is_refused() -> None:
+    client = answering(opened(True), stripped(answered(PAY)))
+    client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError) as refused:
+        client.interrupts.wait_for_answer(ID)
+    assert (refused.value.action_name, refused.value.expected, refused.value.received) == ("pay", PAY, None)
+    # Even when the caller passes the actions itself.
+    with pytest.raises(ActionDigestMismatchError):
+        client.interrupts.wait_for_answer(ID, action_requests=[PAY_ACTION])
+    # One digest stripped of two (the decision's) is refused as well.
+    half = {**answered(PAY), "decisions": stripped(answered(PAY))["decisions"]}
+    partly = answering(opened(True), half)
+    partly.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError):
+        partly.interrupts.wait_for_answer(ID)
+
+
+@pytest.mark.anyio
+async def test_the_async_client_remembers_what_it_asked_too() -> None:
+    client = async_answering(opened(True), stripped(answered(PAY)))
+    await client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError):
+        await client.interrupts.wait_for_answer(ID)
+    tampered = action_digest(ID, "pay", {"to": "Mallory", "amount": 40.5})
+    other = async_answering(opened(True), answered(tampered, tampered))
+    await other.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError):
+        await other.interrupts.wait_for_answer(ID)
+    ok = async_answering(opened(True), answered(PAY))
+    await ok.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    assert (await ok.interrupts.wait_for_answer(ID)).status == "answered"
+
+
+def test_an_older_service_sending_no_digests_at_create_stays_unchecked() -> None:
+    client = answering(opened(False), stripped(answered(PAY)))
+    client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    assert client.interrupts.wait_for_answer(ID).status == "answered"
+    # verify_decisions itself: required refuses what the default lets through.
+    verify_decisions(stripped(answered(PAY)), [PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError):
+        verify_decisions(stripped(answered(PAY)), [PAY_ACTION], required=True)
+
+
+def test_the_digests_are_of_the_arguments_as_sent_not_as_changed_later() -> None:
+    args: dict[str, Any] = {"to": "Zoë", "amount": 40.5}
+    client = answering(opened(True), answered(PAY))
+    client.interrupts.create(title="Pay", action_requests=[{"name": "pay", "args": args}])
+    args["amount"] = 1
+    assert client.interrupts.wait_for_answer(ID).status == "answered"
+
+
+def test_a_client_remembers_its_last_creates_forgetting_the_oldest_first() -> None:
+    assert AskedInterrupts().capacity == REMEMBERED_CREATES == 10_000
+    asked = AskedInterrupts(2)
+    action = opened(True)["actionRequests"]
+    asked.remember({"id": "a", "actionRequests": action}, [PAY_ACTION])
+    asked.remember({"id": "b", "actionRequests": action}, [PAY_ACTION])
+    asked.remember({"id": "a", "actionRequests": action}, [PAY_ACTION])  # a replayed create is the newest
+    asked.remember({"id": "c", "actionRequests": action}, [PAY_ACTION])
+    assert asked.get("b") is None
+    a = asked.get("a")
+    assert a is not None
+    assert a.expected["pay"] == action_digest("a", "pay", PAY_ACTION["args"])
+    c = asked.get("c")
+    assert c is not None
+    assert c.digested

@@ -32,7 +32,7 @@ export {
   verifyDecisions,
   ActionDigestMismatchError,
 } from './lib/action-digest';
-export type { AskedAction } from './lib/action-digest';
+export type { AskedAction, VerifyDecisionsOptions } from './lib/action-digest';
 export {
   Interrupts,
   DEFAULT_POLL_INTERVAL_MS,

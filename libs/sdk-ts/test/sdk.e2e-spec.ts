@@ -2,6 +2,7 @@
 // what it sends and parses is checked against the service itself, never against a mock.
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import {
+  ActionDigestMismatchError,
   actionDigest,
   APIError,
   AuthenticationError,
@@ -260,6 +261,88 @@ describe('interrupts', () => {
     expect(await toLangGraphResume(answered, asked)).toEqual({
       decisions: [{ type: 'approve' }, { type: 'approve' }],
     });
+  });
+});
+
+describe('decisions bound to the action (SPEC §8e) through an intermediary', () => {
+  /** A client whose answers to reads of one interrupt pass through `change` (a proxy between agent and service). */
+  const through = (change: (body: Record<string, unknown>) => Promise<unknown>) =>
+    new Interlock({
+      apiKey: live.apiKey,
+      baseURL: live.baseURL,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if ((init.method ?? 'GET') !== 'GET' || !/\/api\/interrupts\/[^/?]+(\?|$)/.test(url))
+          return response;
+        const body = (await response.json()) as Record<string, unknown>;
+        return new Response(JSON.stringify(await change(body)), {
+          status: response.status,
+          headers: response.headers,
+        });
+      },
+    });
+  type Digested = { actionDigest?: string; editedActionDigest?: string | null };
+  const stripped = async (body: Record<string, unknown>) => ({
+    ...body,
+    actionRequests: (body.actionRequests as Digested[]).map(({ actionDigest: _, ...a }) => a),
+    decisions: (body.decisions as Digested[]).map(
+      ({ actionDigest: _, editedActionDigest: __, ...d }) => d,
+    ),
+  });
+  const action = { name: 'refund', args: { order: '1234', amount: 40 } };
+  const opened = async (agent: Interlock) => {
+    const created = await agent.interrupts.create({
+      title: 'Refund order 1234?',
+      actionRequests: [action],
+      externalId: runTag('digest-'),
+    });
+    expect(created.actionRequests[0].actionDigest).toBe(
+      await actionDigest(created.id, 'refund', action.args),
+    );
+    await decide(created.id, 'refund', 'approve');
+    return created;
+  };
+  const wait = { pollInterval: 100, timeout: 30_000 };
+
+  it('waitForAnswer(id) on an interrupt this client opened refuses an answer stripped of its digests', async () => {
+    const agent = through(stripped);
+    const created = await opened(agent);
+    const refused = agent.interrupts.waitForAnswer(created.id, wait);
+    await expect(refused).rejects.toBeInstanceOf(ActionDigestMismatchError);
+    await expect(refused).rejects.toMatchObject({ actionName: 'refund', received: undefined });
+    // The same answer, unchanged, is returned.
+    expect(
+      (await client.interrupts.waitForAnswer(created.id, { ...wait, actionRequests: [action] }))
+        .status,
+    ).toBe('answered');
+  });
+
+  it('refuses an answer about other arguments with no extra argument, and returns its own', async () => {
+    // The intermediary makes the record say the refund is 4000 — digests recomputed to match.
+    const agent = through(async (body) => {
+      const id = body.id as string;
+      const args = { order: '1234', amount: 4000 };
+      const digest = await actionDigest(id, 'refund', args);
+      return {
+        ...body,
+        actionRequests: (body.actionRequests as object[]).map((a) => ({
+          ...a,
+          args,
+          actionDigest: digest,
+        })),
+        decisions: (body.decisions as object[]).map((d) => ({ ...d, actionDigest: digest })),
+      };
+    });
+    const created = await opened(agent);
+    await expect(agent.interrupts.waitForAnswer(created.id, wait)).rejects.toMatchObject({
+      name: 'ActionDigestMismatchError',
+      expected: await actionDigest(created.id, 'refund', action.args),
+    });
+    const own = through(async (body) => body);
+    const mine = await opened(own);
+    expect(
+      (await own.interrupts.waitForAnswer(mine.id, wait)).decisions.map((d) => d.decision),
+    ).toEqual(['approve']);
   });
 });
 

@@ -46,8 +46,60 @@ function decidedBackend(tamper: (args: Record<string, unknown>) => Record<string
   return backend as InterlockBackend;
 }
 
+/**
+ * A backend whose create answers open — with digests or, as an older service, without — and whose
+ * next read answers approved with no digest at all (as a proxy that strips them would pass it on).
+ */
+function strippedBackend(createDigests: boolean) {
+  let sent: InterruptCreateParams | undefined;
+  const record = async (status: string, digests: boolean) => {
+    const params = sent as InterruptCreateParams;
+    const actionRequests = await Promise.all(
+      params.actionRequests.map(async (a) => ({
+        ...a,
+        args: a.args ?? {},
+        ...(digests ? { actionDigest: await actionDigest(ID, a.name, a.args ?? {}) } : {}),
+      })),
+    );
+    return {
+      id: ID,
+      title: params.title,
+      status,
+      createdAt: '2026-11-27T06:00:00.000Z',
+      answeredAt: status === 'open' ? null : '2026-11-27T06:00:01.000Z',
+      actionRequests,
+      decisions:
+        status === 'open'
+          ? []
+          : actionRequests.map((a, i) => ({
+              id: `d${i}`,
+              actionName: a.name,
+              decision: 'approve',
+              editedArgs: null,
+              editedName: null,
+              message: null,
+              decidedBy: { type: 'member', id: 'm1', name: 'Ada' },
+              decidedAt: '2026-11-27T06:00:01.000Z',
+            })),
+    } as unknown as Interrupt;
+  };
+  const backend: Partial<InterlockBackend> = {
+    identity: async () => ({ apiKeyId: 'k1', organisationId: 'o1' }),
+    createInterrupt: async (params) => {
+      sent = params;
+      return { value: await record('open', createDigests), replayed: false };
+    },
+    getInterrupt: async () => record('answered', false),
+  };
+  return backend as InterlockBackend;
+}
+
 async function connected(backend: InterlockBackend): Promise<Client> {
-  const server = createInterlockMcpServer({ backend, dashboardUrl: 'https://interlock.test' });
+  const server = createInterlockMcpServer({
+    backend,
+    dashboardUrl: 'https://interlock.test',
+    pollIntervalMs: 10,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'digest-check', version: '1.0.0' });
@@ -97,5 +149,24 @@ describe('the waiting tools check the answer against what they sent', () => {
     expect(answer.behavior).toBe('deny');
     expect(answer.message).toContain('The decision on action Bash of interrupt');
     await client.close();
+  });
+
+  it('refuses an answer stripped of the digests the service sent at create; an older service stays unchecked', async () => {
+    const waiting = { ...approval, waitSeconds: 5 };
+    const client = await connected(strippedBackend(true));
+    const refused = await client.callTool({ name: 'request_approval', arguments: waiting });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('(its actionDigest is missing');
+    const denied = await client.callTool({ name: 'permission_prompt', arguments: prompt });
+    expect(JSON.parse(textOf(denied))).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('(its actionDigest is missing'),
+    });
+    await client.close();
+    const older = await connected(strippedBackend(false));
+    const approved = await older.callTool({ name: 'request_approval', arguments: waiting });
+    expect(approved.isError).toBeFalsy();
+    expect(approved.structuredContent).toMatchObject({ status: 'answered' });
+    await older.close();
   });
 });

@@ -72,6 +72,8 @@ interface Opened {
   interrupt: Interrupt;
   resumed: boolean;
   sent: readonly AskedAction[];
+  /** The service's answer to the create carried digests: an answer without them is refused (SPEC §8e). */
+  digested: boolean;
 }
 
 const INSTRUCTIONS =
@@ -117,10 +119,11 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
   const notAbout = async (
     interrupt: Interrupt,
     sent: readonly AskedAction[],
+    digested: boolean,
   ): Promise<CallToolResult | undefined> => {
     if (interrupt.status === 'open') return undefined;
     try {
-      await verifyDecisions(interrupt, sent);
+      await verifyDecisions(interrupt, sent, { required: digested });
       return undefined;
     } catch (error) {
       if (!(error instanceof ActionDigestMismatchError)) throw error;
@@ -159,7 +162,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     waitSeconds: number | undefined,
     extra: Extra,
     shape: { asked?: boolean; resumed?: boolean },
-    sent?: readonly AskedAction[],
+    opened?: Pick<Opened, 'sent' | 'digested'>,
   ): Promise<CallToolResult> => {
     const seconds = waitSeconds ?? DEFAULT_WAIT_SECONDS;
     const progressToken = extra._meta?.progressToken;
@@ -193,7 +196,8 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
               });
             },
     }).finally(() => release?.());
-    const refused = sent === undefined ? undefined : await notAbout(latest, sent);
+    const refused =
+      opened === undefined ? undefined : await notAbout(latest, opened.sent, opened.digested);
     if (refused !== undefined) return refused;
     return success(
       toOutcome(latest, dashboardUrl, {
@@ -217,12 +221,14 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     });
     context.interruptId = created.value.id;
     const sent = body.actionRequests;
-    if (!created.replayed) return { interrupt: created.value, resumed: false, sent };
+    const digested = created.value.actionRequests.some((a) => a.actionDigest !== undefined);
+    if (!created.replayed) return { interrupt: created.value, resumed: false, sent, digested };
     // A replay repeats the first creation's answer (then still open): read what it is now.
     return {
       interrupt: await backend.getInterrupt(created.value.id, { signal: extra.signal }),
       resumed: true,
       sent,
+      digested,
     };
   };
 
@@ -264,7 +270,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
                 waitSecondsOf(args),
                 extra,
                 { asked, resumed: opened.resumed },
-                opened.sent,
+                opened,
               );
             });
       return { task: taskStore.endPlainCall(extra.requestId, result) };
@@ -401,7 +407,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     },
     (args, extra) =>
       guarded(extra, async (context) => {
-        const { interrupt } = await open(
+        const { interrupt, digested } = await open(
           'permission_prompt',
           {
             title: truncate(`Allow ${args.tool_name}?`, 200),
@@ -432,7 +438,11 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           stop: options.stopWaiting,
         }).finally(() => release?.());
         // A decision about another call than this one (its digest) is no permission: deny.
-        const refused = await notAbout(latest, [{ name: args.tool_name, args: args.input }]);
+        const refused = await notAbout(
+          latest,
+          [{ name: args.tool_name, args: args.input }],
+          digested,
+        );
         if (refused !== undefined) {
           const text = refused.content[0]?.type === 'text' ? refused.content[0].text : '';
           return {

@@ -1,18 +1,30 @@
 """Decisions bound to the action (SPEC §8e): every action request carries ``actionDigest``, the hex
 SHA-256 of the RFC 8785 canonical JSON of ``{interruptId, name, args}``, and every decision repeats
-it. ``verify_decisions`` checks an answer against what the agent sent, before the agent acts."""
+it. ``verify_decisions`` checks an answer against what the agent sent, before the agent acts; a client
+remembers what it asked in the interrupts it opened (``AskedInterrupts``) so that its waits check them."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from ._errors import InterlockError
 
-__all__ = ["ActionDigestMismatchError", "action_digest", "canonical_json", "verify_decisions"]
+__all__ = [
+    "REMEMBERED_CREATES",
+    "ActionDigestMismatchError",
+    "AskedInterrupts",
+    "action_digest",
+    "canonical_json",
+    "check_digests",
+    "expected_digests",
+    "verify_decisions",
+]
 
 
 def _number(value: float) -> str:
@@ -96,23 +108,72 @@ def _field(item: Any, name: str) -> Any:
     return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
 
 
-def verify_decisions(interrupt: Any, asked: Sequence[Any]) -> None:
+def expected_digests(interrupt_id: str, asked: Sequence[Any]) -> dict[str, str]:
+    """The digest each asked action's name must carry in ``interrupt_id`` (SPEC §8e)."""
+    return {
+        str(_field(a, "name")): action_digest(interrupt_id, str(_field(a, "name")), _field(a, "args")) for a in asked
+    }
+
+
+def verify_decisions(interrupt: Any, asked: Sequence[Any], *, required: bool = False) -> None:
     """Checks that every action request and decision of ``interrupt`` is about one of the actions the
     agent asked about (``asked``: mappings or objects with ``name`` and ``args``), exactly as sent;
-    raises ``ActionDigestMismatchError`` otherwise. A service that sends no digests at all (one older
-    than them) is not checked."""
+    raises ``ActionDigestMismatchError`` otherwise. An interrupt that carries no digest at all is taken
+    for one from a service older than them and is not checked — unless ``required`` says this service
+    sends them (its answer to the create carried them), when a missing digest is a mismatch."""
+    check_digests(interrupt, expected_digests(str(_field(interrupt, "id")), asked), required)
+
+
+def check_digests(interrupt: Any, expected: Mapping[str, str], required: bool) -> None:
+    """``verify_decisions`` against digests computed already (name → digest)."""
     interrupt_id = str(_field(interrupt, "id"))
     actions = list(_field(interrupt, "action_requests") or _field(interrupt, "actionRequests") or [])
     decisions = list(_field(interrupt, "decisions") or [])
     found = [_field(a, "action_digest") or _field(a, "actionDigest") for a in actions + decisions]
-    if all(d is None for d in found):
+    if not required and all(d is None for d in found):
         return
-    expected = {
-        str(_field(a, "name")): action_digest(interrupt_id, str(_field(a, "name")), _field(a, "args")) for a in asked
-    }
     for item, key in [(a, "name") for a in actions] + [(d, "action_name") for d in decisions]:
         name = _field(item, key) if key == "name" else (_field(item, "action_name") or _field(item, "actionName"))
         got = _field(item, "action_digest") or _field(item, "actionDigest")
         want = expected.get(str(name))
         if want is None or got != want:
             raise ActionDigestMismatchError(interrupt_id, str(name), want or "(not asked)", got)
+
+
+#: How many of its creates a client remembers what it asked in (SPEC §8e).
+REMEMBERED_CREATES = 10_000
+
+
+@dataclass(frozen=True)
+class AskedInterrupt:
+    """What a client asked in an interrupt it opened: each action's digest as sent (name → digest),
+    and whether the service's answer to the create carried digests (then an answer without is refused)."""
+
+    expected: Mapping[str, str]
+    digested: bool
+
+
+class AskedInterrupts:
+    """What a client asked in the interrupts it opened: the last ``capacity``, the oldest forgotten first."""
+
+    def __init__(self, capacity: int = REMEMBERED_CREATES) -> None:
+        self.capacity = capacity
+        self._by_id: OrderedDict[str, AskedInterrupt] = OrderedDict()
+
+    def remember(self, created: Any, sent: Sequence[Mapping[str, Any]]) -> None:
+        """Remembers a create: ``created`` is the service's answer, ``sent`` the actions as sent on the wire
+        (camelCase mappings). The digests are of the arguments as serialised then, not as they may be later."""
+        interrupt_id = str(_field(created, "id"))
+        wire = json.loads(json.dumps([{"name": a["name"], "args": a.get("args")} for a in sent]))
+        actions = list(_field(created, "action_requests") or _field(created, "actionRequests") or [])
+        asked = AskedInterrupt(
+            expected=expected_digests(interrupt_id, wire),
+            digested=any((_field(a, "action_digest") or _field(a, "actionDigest")) is not None for a in actions),
+        )
+        self._by_id.pop(interrupt_id, None)
+        while len(self._by_id) >= self.capacity:
+            self._by_id.popitem(last=False)
+        self._by_id[interrupt_id] = asked
+
+    def get(self, interrupt_id: str) -> Optional[AskedInterrupt]:
+        return self._by_id.get(interrupt_id)

@@ -5,15 +5,18 @@ TypeScript SDK's libs/sdk-ts/test/sdk.e2e-spec.ts."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import time
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
+import httpx
 import pytest
 
 from interlock import (
+    ActionDigestMismatchError,
     APIError,
     AsyncInterlock,
     AuditEntry,
@@ -27,6 +30,7 @@ from interlock import (
     PermissionDeniedError,
     PlanRequiredError,
     Session,
+    action_digest,
     to_langgraph_resume,
 )
 
@@ -192,6 +196,71 @@ async def test_async_wait_for_answer_returns_when_a_member_decides(async_client:
         await asyncio.to_thread(deciding.join)
     assert answered.status == "answered"
     assert [(d.action_name, d.decision) for d in answered.decisions] == [("deploy", "approve")]
+
+
+class _Intermediary(httpx.BaseTransport):
+    """Between the agent and the service: reads of one interrupt pass through ``change``."""
+
+    def __init__(self, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self._inner = httpx.HTTPTransport()
+        self._change = change
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self._inner.handle_request(request)
+        if request.method != "GET" or not re.fullmatch(r"/api/interrupts/[^/]+", request.url.path):
+            return response
+        response.read()
+        body = self._change(json.loads(response.content))
+        return httpx.Response(response.status_code, headers={"content-type": "application/json"}, json=body)
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _stripped(body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **body,
+        "actionRequests": [{k: v for k, v in a.items() if k != "actionDigest"} for a in body["actionRequests"]],
+        "decisions": [
+            {k: v for k, v in d.items() if k not in ("actionDigest", "editedActionDigest")} for d in body["decisions"]
+        ],
+    }
+
+
+def _other_arguments(body: dict[str, Any]) -> dict[str, Any]:
+    """The record made to say the refund is 4000, with digests recomputed to match."""
+    args = {"order": "1234", "amount": 4000}
+    digest = action_digest(body["id"], "refund", args)
+    return {
+        **body,
+        "actionRequests": [{**a, "args": args, "actionDigest": digest} for a in body["actionRequests"]],
+        "decisions": [{**d, "actionDigest": digest} for d in body["decisions"]],
+    }
+
+
+@pytest.mark.parametrize("change", [_stripped, _other_arguments], ids=["stripped", "other-arguments"])
+def test_wait_for_answer_on_an_interrupt_this_client_opened_refuses_what_was_not_asked(
+    live: Live, change: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
+    refund: dict[str, Any] = {"name": "refund", "args": {"order": "1234", "amount": 40}}
+    with Interlock(
+        api_key=live.api_key, base_url=live.base_url, http_client=httpx.Client(transport=_Intermediary(change))
+    ) as agent:
+        created = agent.interrupts.create(
+            title="Refund order 1234?", action_requests=[refund], external_id=run_tag("digest-")
+        )
+        assert created.action_requests[0].action_digest == action_digest(str(created.id), "refund", refund["args"])
+        live.decide(created.id, "refund")
+        with pytest.raises(ActionDigestMismatchError) as refused:
+            agent.interrupts.wait_for_answer(created.id, poll_interval=0.1, timeout=30)
+        assert refused.value.action_name == "refund"
+    # The same answer, unchanged, is about what was asked.
+    with Interlock(
+        api_key=live.api_key, base_url=live.base_url, http_client=httpx.Client(transport=_Intermediary(lambda b: b))
+    ) as own:
+        mine = own.interrupts.create(title="Refund order 1234?", action_requests=[refund])
+        live.decide(mine.id, "refund")
+        assert own.interrupts.wait_for_answer(mine.id, poll_interval=0.1, timeout=30).status == "answered"
 
 
 # Sessions

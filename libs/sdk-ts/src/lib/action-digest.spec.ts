@@ -3,7 +3,9 @@ import { Interlock } from './client';
 import {
   ActionDigestMismatchError,
   actionDigest,
+  AskedInterrupts,
   canonicalJson,
+  REMEMBERED_CREATES,
   verifyDecisions,
 } from './action-digest';
 import { jsonResponse, mockFetch } from './testing/mock-fetch';
@@ -96,5 +98,106 @@ describe('action digests (SPEC §8e)', () => {
       actionRequests: [{ name: 'pay', args: { to: 'Zoë', amount: 40.5 } }],
     });
     expect(answered.status).toBe('answered');
+  });
+
+  describe('an interrupt this client opened (it remembers what it asked)', () => {
+    const PAY_ACTION = { name: 'pay', args: { to: 'Zoë', amount: 40.5 } };
+    const withoutDigests = (interrupt: ReturnType<typeof interruptWith>) => ({
+      ...interrupt,
+      actionRequests: interrupt.actionRequests.map(({ actionDigest: _, ...a }) => a),
+      decisions: interrupt.decisions.map(({ actionDigest: _, editedActionDigest: __, ...d }) => d),
+    });
+    const opened = (digests: boolean) => {
+      const open = { ...interruptWith(PAY), status: 'open', decisions: [] };
+      return digests ? open : withoutDigests(open);
+    };
+    const clientAnswering = (created: unknown, answer: unknown) =>
+      new Interlock({
+        apiKey: 'ilk_test',
+        baseURL: 'http://interlock.test',
+        fetch: mockFetch(jsonResponse(201, created), jsonResponse(200, answer)).fetch,
+      });
+    const create = (
+      client: Interlock,
+      action: { name: string; args: Record<string, unknown> } = PAY_ACTION,
+    ) => client.interrupts.create({ title: 'Pay', actionRequests: [action] });
+
+    it('checks waitForAnswer(id) without the actions: about other arguments is refused', async () => {
+      const other = await actionDigest(ID, 'pay', { to: 'Mallory', amount: 4050 });
+      const client = clientAnswering(opened(true), interruptWith(other, other));
+      const { id } = await create(client);
+      const refused = client.interrupts.waitForAnswer(id);
+      await expect(refused).rejects.toBeInstanceOf(ActionDigestMismatchError);
+      await expect(refused).rejects.toMatchObject({ expected: PAY, received: other });
+      const ok = clientAnswering(opened(true), interruptWith(PAY));
+      await create(ok);
+      expect((await ok.interrupts.waitForAnswer(ID)).status).toBe('answered');
+    });
+
+    it('refuses an answer stripped of the digests the service sent at create, typed', async () => {
+      const client = clientAnswering(opened(true), withoutDigests(interruptWith(PAY)));
+      await create(client);
+      await expect(client.interrupts.waitForAnswer(ID)).rejects.toMatchObject({
+        name: 'ActionDigestMismatchError',
+        actionName: 'pay',
+        expected: PAY,
+        received: undefined,
+      });
+      // Even when the caller passes the actions itself.
+      const again = clientAnswering(opened(true), withoutDigests(interruptWith(PAY)));
+      await create(again);
+      await expect(
+        again.interrupts.waitForAnswer(ID, { actionRequests: [PAY_ACTION] }),
+      ).rejects.toBeInstanceOf(ActionDigestMismatchError);
+      // One digest stripped of two (the decision's) is refused as well.
+      const half = {
+        ...interruptWith(PAY),
+        decisions: withoutDigests(interruptWith(PAY)).decisions,
+      };
+      const partly = clientAnswering(opened(true), half);
+      await create(partly);
+      await expect(partly.interrupts.waitForAnswer(ID)).rejects.toBeInstanceOf(
+        ActionDigestMismatchError,
+      );
+    });
+
+    it('leaves an older service (no digests at create) unchecked, as documented', async () => {
+      const client = clientAnswering(opened(false), withoutDigests(interruptWith(PAY)));
+      await create(client);
+      expect((await client.interrupts.waitForAnswer(ID)).status).toBe('answered');
+      // verifyDecisions itself: required refuses what the default lets through.
+      const older = withoutDigests(interruptWith(PAY));
+      await expect(verifyDecisions(older as never, [PAY_ACTION])).resolves.toBeUndefined();
+      await expect(
+        verifyDecisions(older as never, [PAY_ACTION], { required: true }),
+      ).rejects.toBeInstanceOf(ActionDigestMismatchError);
+    });
+
+    it('hashes the arguments as they went on the wire, so later changes to them do not count', async () => {
+      const action = { name: 'pay', args: { to: 'Zoë', amount: 40.5 } as Record<string, unknown> };
+      const client = clientAnswering(opened(true), interruptWith(PAY));
+      await create(client, action);
+      action.args.amount = 1;
+      expect((await client.interrupts.waitForAnswer(ID)).status).toBe('answered');
+    });
+
+    it(`remembers the last ${REMEMBERED_CREATES} creates (by default), forgetting the oldest first`, async () => {
+      expect(new AskedInterrupts().capacity).toBe(REMEMBERED_CREATES);
+      const asked = new AskedInterrupts(2);
+      const created = (id: string) =>
+        ({
+          id,
+          actionRequests: [{ ...opened(true).actionRequests[0] }],
+        }) as never;
+      await asked.remember(created('a'), [PAY_ACTION]);
+      await asked.remember(created('b'), [PAY_ACTION]);
+      await asked.remember(created('a'), [PAY_ACTION]); // a replayed create counts as the newest
+      await asked.remember(created('c'), [PAY_ACTION]);
+      expect(asked.get('b')).toBeUndefined();
+      expect(asked.get('a')?.expected.get('pay')).toBe(
+        await actionDigest('a', 'pay', PAY_ACTION.args),
+      );
+      expect(asked.get('c')?.digested).toBe(true);
+    });
   });
 });

@@ -64,39 +64,96 @@ export class ActionDigestMismatchError extends InterlockError {
   }
 }
 
+/** Options of `verifyDecisions`. */
+export interface VerifyDecisionsOptions {
+  /**
+   * The service is known to send digests for this interrupt (its answer to the create carried
+   * them): an answer without them is refused, not taken for an older service's. Default false.
+   */
+  required?: boolean;
+}
+
+/** The digest each asked action's name must carry in `interruptId` (SPEC §8e). */
+export async function expectedDigests(
+  interruptId: string,
+  asked: readonly AskedAction[],
+): Promise<Map<string, string>> {
+  const expected = new Map<string, string>();
+  for (const action of asked)
+    expected.set(action.name, await actionDigest(interruptId, action.name, action.args));
+  return expected;
+}
+
 /**
  * Checks that every decision of `interrupt` is about one of the actions the agent asked about,
- * exactly as it sent them (SPEC §8e): throws `ActionDigestMismatchError` otherwise. A service
- * that sends no digests at all (one older than them) is not checked.
+ * exactly as it sent them (SPEC §8e): throws `ActionDigestMismatchError` otherwise. An interrupt
+ * that carries no digest at all is taken for one from a service older than them and is not
+ * checked — unless `required` says this service sends them, when a missing digest is a mismatch.
  */
 export async function verifyDecisions(
   interrupt: Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'>,
   asked: readonly AskedAction[],
+  options: VerifyDecisionsOptions = {},
 ): Promise<void> {
-  const digests = interrupt.decisions.map((d) => d.actionDigest);
-  const actionDigests = interrupt.actionRequests.map((a) => a.actionDigest);
-  if ([...digests, ...actionDigests].every((d) => d === undefined)) return;
-  const expected = new Map<string, string>();
-  for (const action of asked)
-    expected.set(action.name, await actionDigest(interrupt.id, action.name, action.args));
-  for (const action of interrupt.actionRequests) {
-    const want = expected.get(action.name);
-    if (want === undefined || action.actionDigest !== want)
-      throw new ActionDigestMismatchError(
-        interrupt.id,
-        action.name,
-        want ?? '(not asked)',
-        action.actionDigest,
-      );
+  checkDigests(interrupt, await expectedDigests(interrupt.id, asked), options.required ?? false);
+}
+
+/** `verifyDecisions` against digests computed already (name → digest). */
+export function checkDigests(
+  interrupt: Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'>,
+  expected: ReadonlyMap<string, string>,
+  required: boolean,
+): void {
+  // A record without the lists (a partial answer) has nothing of them to check.
+  const items = [
+    ...(interrupt.actionRequests ?? []).map((a) => ({ name: a.name, digest: a.actionDigest })),
+    ...(interrupt.decisions ?? []).map((d) => ({ name: d.actionName, digest: d.actionDigest })),
+  ];
+  if (!required && items.every((item) => item.digest === undefined)) return;
+  for (const { name, digest } of items) {
+    const want = expected.get(name);
+    if (want === undefined || digest !== want)
+      throw new ActionDigestMismatchError(interrupt.id, name, want ?? '(not asked)', digest);
   }
-  for (const decision of interrupt.decisions) {
-    const want = expected.get(decision.actionName);
-    if (want === undefined || decision.actionDigest !== want)
-      throw new ActionDigestMismatchError(
-        interrupt.id,
-        decision.actionName,
-        want ?? '(not asked)',
-        decision.actionDigest,
-      );
+}
+
+/** What a client asked in an interrupt it opened (SPEC §8e). */
+export interface AskedInterrupt {
+  /** Each action's digest, computed from the action as sent (name → digest). */
+  expected: ReadonlyMap<string, string>;
+  /** The service's answer to the create carried digests: an answer without them is refused. */
+  digested: boolean;
+}
+
+/** How many of its creates a client remembers what it asked in (SPEC §8e). */
+export const REMEMBERED_CREATES = 10_000;
+
+/** What a client asked in the interrupts it opened: the last `capacity` of them, oldest forgotten first. */
+export class AskedInterrupts {
+  private readonly byId = new Map<string, AskedInterrupt>();
+
+  constructor(readonly capacity = REMEMBERED_CREATES) {}
+
+  /** Remembers a create: `created` is the service's answer, `sent` the actions as sent. */
+  async remember(
+    created: Pick<Interrupt, 'id' | 'actionRequests'>,
+    sent: readonly AskedAction[],
+  ): Promise<void> {
+    // The digests are of the arguments as they went on the wire (what the service hashes).
+    const wire = JSON.parse(JSON.stringify(sent ?? [])) as AskedAction[];
+    const asked: AskedInterrupt = {
+      expected: await expectedDigests(created.id, wire),
+      digested: (created.actionRequests ?? []).some((a) => a.actionDigest !== undefined),
+    };
+    this.byId.delete(created.id);
+    if (this.byId.size >= this.capacity) {
+      const oldest = this.byId.keys().next();
+      if (!oldest.done) this.byId.delete(oldest.value);
+    }
+    this.byId.set(created.id, asked);
+  }
+
+  get(id: string): AskedInterrupt | undefined {
+    return this.byId.get(id);
   }
 }

@@ -10,6 +10,7 @@ import httpx
 
 from .._errors import BadRequestError
 from .._options import Headers, Timeout
+from ..digest import AskedInterrupts, check_digests, expected_digests
 from ..types import (
     AssigneeFilter,
     AssignToParam,
@@ -147,6 +148,24 @@ def _interrupts(body: Any) -> list[Interrupt]:
 class _Interrupts(ListingResource[ClientT, ListT]):
     #: False once the service refused ``waitSeconds`` (an older service): then waits poll.
     _service_waits = True
+
+    def __init__(self, client: ClientT) -> None:
+        super().__init__(client)
+        #: What this client asked in the interrupts it opened (the last 10,000; SPEC §8e).
+        self._asked = AskedInterrupts()
+
+    def _check_answer(self, interrupt: Interrupt, interrupt_id: Id, action_requests: Optional[Sequence[Any]]) -> None:
+        """SPEC §8e: the answer must be about the actions asked — ``action_requests``, or what this client's
+        create sent — else ``ActionDigestMismatchError``; when that create's answer carried digests, an answer
+        without them is refused too (stripped on the way, not an older service). Keyed by the id asked for: an
+        answer about another interrupt hashes to other digests."""
+        key = str(interrupt_id)
+        opened = self._asked.get(key)
+        expected = expected_digests(key, action_requests) if action_requests is not None else None
+        if expected is None and opened is not None:
+            expected = dict(opened.expected)
+        if expected is not None:
+            check_digests(interrupt, expected, opened is not None and opened.digested)
 
     def list(
         self,

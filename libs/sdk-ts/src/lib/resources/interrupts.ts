@@ -1,4 +1,4 @@
-import type { APIPromise } from '../api-promise';
+import { APIPromise } from '../api-promise';
 import type { Interlock } from '../client';
 import { APIUserAbortError, BadRequestError, WaitTimeoutError } from '../errors';
 import {
@@ -9,7 +9,7 @@ import {
   toLangGraphResume,
 } from '../langgraph';
 import type { PagePromise } from '../pagination';
-import { type AskedAction, verifyDecisions } from '../action-digest';
+import { type AskedAction, AskedInterrupts, checkDigests, expectedDigests } from '../action-digest';
 import type { RequestOptions } from '../request-options';
 import { nextTurn, sleep } from '../runtime';
 import type {
@@ -33,7 +33,9 @@ export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | '
   /**
    * The actions the agent asked about, as it sent them (`create`'s `actionRequests`): the answer's
    * decisions must carry their digests (SPEC §8e, `actionDigest`), else `ActionDigestMismatchError`
-   * — a decision about anything else is never returned. Without it nothing is checked.
+   * — a decision about anything else is never returned. Not needed for an interrupt this client
+   * opened (one of its last 10,000 creates): it checks against what that create sent. Without
+   * either, nothing is checked.
    */
   actionRequests?: readonly AskedAction[];
 }
@@ -70,12 +72,22 @@ function refusesWaiting(error: unknown): boolean {
 export class Interrupts {
   /** False once the service refused `waitSeconds` (an older service): then waits poll. */
   private serviceWaits = true;
+  /** What this client asked in the interrupts it opened (the last 10,000). */
+  private readonly asked = new AskedInterrupts();
 
   constructor(private readonly client: Interlock) {}
 
-  /** Opens an interrupt in the organisation's inbox. */
+  /**
+   * Opens an interrupt in the organisation's inbox. The client remembers what it asked (the
+   * actions' digests, and whether the service sent digests), so `waitForAnswer` checks the answer.
+   */
   create(params: InterruptCreateParams, options?: RequestOptions): APIPromise<Interrupt> {
-    return this.client.post<Interrupt>('/api/interrupts', { body: params, options });
+    const sent = this.client.post<Interrupt>('/api/interrupts', { body: params, options });
+    return new APIPromise(async () => {
+      const { data, response, request_id } = await sent.withResponse();
+      await this.asked.remember(data, params.actionRequests);
+      return { data, response, requestId: request_id };
+    });
   }
 
   /**
@@ -119,6 +131,10 @@ export class Interrupts {
    * `WaitTimeoutError` when `timeout` passes first. Each request is held by the service until the
    * interrupt changes or up to 60 s pass (`waitSeconds`), so a decision reaches the agent at once
    * and waiting costs one request a minute; against an older service it polls every `pollInterval`.
+   *
+   * The answer must be about the actions asked (SPEC §8e), else `ActionDigestMismatchError`: those
+   * in `actionRequests`, or those this client's `create` sent. When that create's answer carried
+   * digests, an answer without them is refused too (stripped on the way, not an older service).
    */
   async waitForAnswer(id: string, options: WaitForAnswerOptions = {}): Promise<Interrupt> {
     const {
@@ -156,7 +172,13 @@ export class Interrupts {
         throw error;
       }
       if (interrupt.status !== 'open') {
-        if (actionRequests !== undefined) await verifyDecisions(interrupt, actionRequests);
+        // Keyed by the id asked for: an answer about another interrupt hashes to other digests.
+        const opened = this.asked.get(id);
+        const expected =
+          actionRequests === undefined
+            ? opened?.expected
+            : await expectedDigests(id, actionRequests);
+        if (expected !== undefined) checkDigests(interrupt, expected, opened?.digested ?? false);
         return interrupt;
       }
       const remaining = deadline - Date.now();

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Optional
 from ... import _retry
 from ..._errors import BadRequestError, WaitTimeoutError
 from ..._options import Headers, RequestOptions, Timeout
-from ...digest import verify_decisions
 from ...langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ...types import AssignToParam, Interrupt, OnTimeout, Priority
 from .._base import read_options
@@ -65,7 +64,8 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
         withdrawn, the service POSTs the result there once, signed under ``resume_signing_secret(api_key)``.
         Routing: ``priority`` (``"low"``, ``"normal"`` by default, ``"high"``, ``"urgent"``), ``assign_to`` (exactly
         one of ``member_id``, ``email``, ``team_id``, ``team_name``; an unknown one raises ``BadRequestError``) and
-        up to 10 ``labels`` (1 to 50 ASCII letters, digits and ``_ . : / + -`` each)."""
+        up to 10 ``labels`` (1 to 50 ASCII letters, digits and ``_ . : / + -`` each). The client remembers what it
+        asked (the actions' digests, and whether the service sent digests), so ``wait_for_answer`` checks the answer."""
         body = _create_body(
             title,
             action_requests,
@@ -81,7 +81,9 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
             labels,
         )
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
-        return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
+        created = await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
+        self._asked.remember(created, body["actionRequests"])
+        return created
 
     async def cancel(
         self,
@@ -141,9 +143,12 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
         Each read is held by the service until the interrupt changes or up to 60 s pass
         (``waitSeconds``), so a decision reaches the agent at once and waiting costs one request a
         minute; against an older service it polls every ``poll_interval`` seconds. Raises
-        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever). With
-        ``action_requests`` (the actions as the agent sent them to ``create``), the answer's decisions
-        must carry their digests (SPEC §8e), else ``ActionDigestMismatchError``.
+        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+
+        The answer must be about the actions asked (SPEC §8e), else ``ActionDigestMismatchError``: those in
+        ``action_requests`` (as the agent sent them to ``create``), or, for an interrupt this client opened
+        (one of its last 10,000 creates), those that create sent. When that create's answer carried digests,
+        an answer without them is refused too. Without either, nothing is checked.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -165,9 +170,7 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
                     continue
                 raise
             if interrupt.status != "open":
-                if action_requests is not None:
-                    # SPEC §8e: a decision about anything but what this agent sent is refused.
-                    verify_decisions(interrupt, action_requests)
+                self._check_answer(interrupt, interrupt_id, action_requests)
                 return interrupt
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:

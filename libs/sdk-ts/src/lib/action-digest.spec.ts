@@ -59,6 +59,17 @@ describe('action digests (SPEC §8e)', () => {
     );
   });
 
+  it('hashes the same where the runtime has no global Web Crypto (Node 18): node:crypto serves', async () => {
+    const global = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
+    Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
+    try {
+      expect((globalThis as { crypto?: unknown }).crypto).toBeUndefined();
+      expect(await actionDigest(ID, 'pay', { to: 'Zoë', amount: 40.5 })).toBe(PAY);
+    } finally {
+      if (global) Object.defineProperty(globalThis, 'crypto', global);
+    }
+  });
+
   it('accepts decisions about the actions asked; refuses any other, typed', async () => {
     const asked = [{ name: 'pay', args: { amount: 40.5, to: 'Zoë' } }];
     await expect(verifyDecisions(interruptWith(PAY) as never, asked)).resolves.toBeUndefined();

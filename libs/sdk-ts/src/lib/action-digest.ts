@@ -1,5 +1,6 @@
 import { InterlockError } from './errors';
 import type { Interrupt } from './types';
+import { subtle } from './web-crypto';
 
 /**
  * RFC 8785 (JSON Canonicalization Scheme) for JSON values: object keys sorted by UTF-16 code
@@ -35,7 +36,7 @@ export async function actionDigest(
   args: Record<string, unknown> | null | undefined,
 ): Promise<string> {
   const bytes = new TextEncoder().encode(canonicalJson({ interruptId, name, args: args ?? {} }));
-  const hash = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+  const hash = await (await subtle()).digest('SHA-256', bytes);
   return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 

@@ -4,6 +4,7 @@
 // time, so this runs wherever the SDK runs (Node ≥ 18, Deno, Bun, edge workers).
 import { InterlockError } from './errors';
 import { readEnv } from './runtime';
+import { subtle } from './web-crypto';
 import type { WebhookEvent } from './types';
 
 /** Seconds a webhook's timestamp may be away from now (either way): 5 minutes. */
@@ -39,33 +40,6 @@ export interface WebhookVerifyOptions {
   tolerance?: number;
   /** "Now", for tests. */
   now?: Date;
-}
-
-interface Subtle {
-  importKey(
-    format: 'raw',
-    key: Uint8Array,
-    algorithm: { name: 'HMAC'; hash: 'SHA-256' },
-    extractable: false,
-    usages: ['verify'] | ['sign'],
-  ): Promise<unknown>;
-  verify(
-    algorithm: 'HMAC',
-    key: unknown,
-    signature: Uint8Array,
-    data: Uint8Array,
-  ): Promise<boolean>;
-  sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-}
-
-async function subtle(): Promise<Subtle> {
-  const global = (globalThis as { crypto?: { subtle?: Subtle } }).crypto?.subtle;
-  if (global !== undefined) return global;
-  // Node 18 keeps Web Crypto in node:crypto rather than on globalThis. A computed specifier, so
-  // bundlers for other runtimes leave it alone (they have the global).
-  const specifier = 'node:crypto';
-  const nodeCrypto = (await import(specifier)) as { webcrypto: { subtle: Subtle } };
-  return nodeCrypto.webcrypto.subtle;
 }
 
 function header(headers: WebhookHeaders, name: string): string | undefined {

@@ -52,11 +52,13 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
     const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecords');
     // Every statement any pg connection of this process runs — both instances' pools, their
-    // control connections and listeners — that reads this interrupt: one that names its id (in
-    // its text or its parameters) or returns a row holding it. The instances' background jobs run
-    // meanwhile; a job that scans the interrupts table without naming or returning this one (it
-    // has no deadline) is not a read of it.
+    // control connections and listeners — that reads this interrupt: one on the interrupts tables
+    // that names its id (in its text or its parameters) or returns a row holding it. The
+    // instances' background jobs run meanwhile; a job that scans the interrupts table without
+    // naming or returning this one (it has no deadline) is not a read of it, nor is the
+    // notification worker claiming the "new interrupt" message about it (its rows carry the id).
     const aboutIt: string[] = [];
+    const onInterrupts = /\b(?:from|join|update|into)\s+interrupt/i;
     const mentions = (...parts: unknown[]) => JSON.stringify(parts).includes(id);
     const pgQuery = Client.prototype.query as (...args: unknown[]) => unknown;
     const statements = jest
@@ -68,9 +70,11 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
           values?: unknown[];
         };
         const text = typeof first === 'string' ? first : (config.text ?? '');
-        if (mentions(text, Array.isArray(second) ? second : config.values)) aboutIt.push(text);
+        const read = onInterrupts.test(text);
+        if (read && mentions(text, Array.isArray(second) ? second : config.values))
+          aboutIt.push(text);
         const returned = (rows: unknown) => {
-          if (mentions(rows)) aboutIt.push(`(returned it) ${text}`);
+          if (read && mentions(rows)) aboutIt.push(`(returned it) ${text}`);
         };
         const last = args.at(-1);
         if (typeof last === 'function') {

@@ -1,15 +1,9 @@
 import type { Logger } from 'pino';
+import { eventually } from '../testing/eventually';
 import { JobRunner } from '../jobs/job-runner';
 import { LastUsedRecorder } from './last-used.recorder';
 
 const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
-
-async function eventually(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 2_000) throw new Error('condition not met within 2 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('LastUsedRecorder on the job runner', () => {
   it('writes noted uses in the runner’s rounds, at most once per key within the gap', async () => {

@@ -4,13 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { Permission } from '@interlock/domain';
 import type { SignInCheck } from '../http/sse-streams';
 import { SseStreams } from '../http/sse-streams';
-import {
-  eventually,
-  FakeResponse,
-  quietLogger,
-  streamRequest,
-  tick,
-} from '../http/sse-streams.spec-support';
+import { FakeResponse, quietLogger, streamRequest, tick } from '../http/sse-streams.spec-support';
+import { eventually } from '../testing/eventually';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import type { EventSourceRow } from './organisation-event.util';
 import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
@@ -168,7 +163,10 @@ describe('OrganisationEventsService', () => {
   it('catches up at the heartbeat when an announcement was lost', async () => {
     const res = await open();
     log.add('interrupt.created');
-    await eventually(() => res.events().length === 2 && res.text.includes(': heartbeat\n\n'));
+    await eventually(
+      () => res.events().length === 2 && res.text.includes(': heartbeat\n\n'),
+      10_000,
+    );
     expect(res.text).toContain(': heartbeat\n\n');
     expect(res.events()).toEqual(['ready', 'interrupt.created']);
   });
@@ -189,19 +187,19 @@ describe('OrganisationEventsService', () => {
     await tick(60);
     log.add('session.disconnected', { messageCount: 0 });
     await announce();
-    await eventually(() => res.events().length === 3);
+    await eventually(() => res.events().length === 3, 10_000);
     expect(res.events()).toEqual(['ready', 'interrupt.created', 'session.ended']);
   });
 
   it('drops the stream at the next heartbeat once the member signed out or lost interrupt.read', async () => {
     const res = await open();
     permissions = new Set(['session.read']);
-    await eventually(() => res.writableEnded);
+    await eventually(() => res.writableEnded, 10_000);
     expect(res.writableEnded).toBe(true);
     expect(events.count).toBe(0);
     permissions = undefined;
     const again = await open();
-    await eventually(() => again.writableEnded);
+    await eventually(() => again.writableEnded, 10_000);
     expect(again.writableEnded).toBe(true);
   });
 

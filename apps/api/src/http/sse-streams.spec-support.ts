@@ -56,13 +56,3 @@ export function streamRequest(lastEventId?: number | string): HttpRequest {
 export const quietLogger = { warn: () => undefined } as unknown as Logger;
 
 export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Waits until `check()` holds or `ms` pass, whichever is first; the caller then asserts. What a
- * heartbeat does is awaited this way, not for a fixed time: on a loaded machine a 40 ms
- * heartbeat can come late, and a fixed wait read that as a missing heartbeat.
- */
-export async function eventually(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await tick(10);
-}

@@ -1,16 +1,9 @@
 import type { Logger } from 'pino';
+import { eventually } from '../testing/eventually';
 import { JobRunner, JobWorker } from './job-runner';
 
 const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, up to 2 s (the machine may be busy). */
-async function eventually(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 2_000) throw new Error('condition not met within 2 s');
-    await tick(5);
-  }
-}
 
 const runners: JobRunner[] = [];
 function newRunner(): JobRunner {

@@ -8,9 +8,9 @@ import {
   quietLogger,
   SIGN_IN_TOKEN,
   streamRequest,
-  eventually,
   tick,
 } from '../http/sse-streams.spec-support';
+import { eventually } from '../testing/eventually';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
 import { LiveViewCursor, LiveViewService } from './live-view.service';
@@ -149,7 +149,7 @@ describe('LiveViewService', () => {
   it('heartbeats, and a heartbeat catches up a viewer whose announcement was lost', async () => {
     const res = await open();
     db.append('missed');
-    await eventually(() => res.ids().length === 1 && res.text.includes(': heartbeat\n\n'));
+    await eventually(() => res.ids().length === 1 && res.text.includes(': heartbeat\n\n'), 10_000);
     expect(res.text).toContain(': heartbeat\n\n');
     expect(res.ids()).toEqual([1]);
   });
@@ -157,7 +157,7 @@ describe('LiveViewService', () => {
   it('drops a viewer at the next heartbeat once its sign-in is gone', async () => {
     const res = await open();
     signedIn = false;
-    await eventually(() => res.writableEnded);
+    await eventually(() => res.writableEnded, 10_000);
     expect(res.writableEnded).toBe(true);
     expect(live.count).toBe(0);
   });

@@ -13,8 +13,10 @@ import {
 } from 'class-validator';
 import { OptionalField } from '../../http/optional-field.decorator';
 
-/** A lower-case DNS name of at least two labels (letters, digits, hyphens). */
-export const DOMAIN_PATTERN = '^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
+/** The labels of a lower-case DNS name: at least two (letters, digits, hyphens), any length. */
+const DOMAIN_LABELS_PATTERN = '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
+/** A lower-case DNS name of at least two labels (letters, digits, hyphens), at most 253 characters. */
+export const DOMAIN_PATTERN = `^(?=.{1,253}$)${DOMAIN_LABELS_PATTERN.slice(1)}`;
 export const MAX_SSO_DOMAINS = 20;
 
 /** `POST /api/auth/sso`: start signing in with the provider of this address's organisation. */
@@ -119,7 +121,10 @@ export class VerifySsoDomainDto {
   @ApiProperty({
     example: 'example.com',
     maxLength: 253,
-    pattern: DOMAIN_PATTERN,
+    // The same strings as DOMAIN_PATTERN: maxLength states the length its lookahead does. A
+    // lookahead is beyond Hypothesis's regex generation, so the contract test filtered this
+    // field's cases out of random strings: 37 s of CPU for 21 cases, 1.3 s without.
+    pattern: DOMAIN_LABELS_PATTERN,
     description: "One of the connection's allowedDomains.",
   })
   @IsString()

@@ -2163,13 +2163,12 @@ class VerifySsoDomainDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
-        regex_engine="python-re",
     )
     domain: str = Field(
         ...,
         examples=['example.com'],
         max_length=253,
-        pattern='^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+        pattern='^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
     )
     """
     One of the connection's allowedDomains.

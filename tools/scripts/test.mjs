@@ -3,9 +3,10 @@
 // accept it), the contract/codegen drift check, formatting (Prettier), lint,
 // type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
-// that this script starts and always stops (or TEST_DATABASE_URL when set). Its closing lines say
-// where the time went: each phase, the nx tasks (from NX_PROFILE's trace, tmp/nx-profile.json)
-// and the slowest test files (from the runners' reports in tmp/test-results).
+// that this script starts and always stops (or TEST_DATABASE_URL when set). The nx tasks run in
+// two lanes (see LANE_GROUPS). Its closing lines say where the time went: each phase, the nx tasks
+// (from NX_PROFILE's traces, tmp/nx-profile-*.json) and the slowest test files (from the runners'
+// reports in tmp/test-results).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -23,16 +24,10 @@ import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = join(root, 'tmp', 'test-results');
-// Nx's Chrome trace of the run's tasks (chrome://tracing or ui.perfetto.dev open it).
-const nxProfile = join('tmp', 'nx-profile.json');
+// Nx's Chrome traces of the run's tasks, one per nx run (chrome://tracing or ui.perfetto.dev open them).
+const nxProfile = (name) => join('tmp', `nx-profile-${name}.json`);
+const TARGETS = ['lint', 'typecheck', 'test', 'e2e', 'e2e-express', 'e2e-crewai'];
 const TOP = 15;
-
-function run(cmd, args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
 
 /**
  * Runs a check with its output held back, so checks run side by side print one after another:
@@ -78,18 +73,29 @@ const clock = (ms) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-/** The nx tasks of the profile: id, start and end (ms since the epoch), status. */
+/** The traces of the nx runs (tmp/nx-profile-*.json). */
+function nxProfiles() {
+  const tmp = join(root, 'tmp');
+  if (!existsSync(tmp)) return [];
+  return readdirSync(tmp)
+    .filter((f) => /^nx-profile-.*\.json$/.test(f))
+    .map((f) => join(tmp, f));
+}
+
+/** The nx tasks of the profiles: id, start and end (ms since the epoch), status. */
 function nxTasks() {
-  const path = join(root, nxProfile);
-  if (!existsSync(path)) return [];
-  return JSON.parse(readFileSync(path, 'utf8'))
-    .filter((e) => e.ph === 'X')
-    .map((e) => ({
-      id: e.name,
-      start: e.ts / 1000,
-      end: (e.ts + e.dur) / 1000,
-      status: e.args?.status,
-    }));
+  return nxProfiles().flatMap((path) =>
+    JSON.parse(readFileSync(path, 'utf8'))
+      .filter((e) => e.ph === 'X')
+      // The lanes find the first run's builds in the cache: checks, not tasks of their own.
+      .filter((e) => !(/cache/.test(e.args?.status ?? '') && /:build$/.test(e.name)))
+      .map((e) => ({
+        id: e.name,
+        start: e.ts / 1000,
+        end: (e.ts + e.dur) / 1000,
+        status: e.args?.status,
+      })),
+  );
 }
 
 /** Where the time went: the phases, the longest nx tasks (when each ran) and the slowest test files. */
@@ -112,7 +118,7 @@ function timeReport(phases, files, loadAtStart) {
       lines.push(
         `    ${seconds(t.end - t.start).padStart(7)}  ${clock(t.start - t0)}–${clock(t.end - t0)}  ${t.id}${t.status === 'success' || t.status === undefined ? '' : ` (${t.status})`}`,
       );
-    lines.push(`    (the trace: ${nxProfile})`);
+    lines.push(`    (the traces: ${nxProfile('*')})`);
   }
   if (files.length > 0) {
     lines.push(`  slowest test files, ${Math.min(TOP, files.length)} of ${files.length}:`);
@@ -153,6 +159,75 @@ async function runChecks(env) {
 }
 
 /**
+ * The nx run's groups of tasks, longest first (the lanes take them in this order). In one
+ * `nx run-many --parallel=2` nx started the most depended-on projects' tasks first, so the browser
+ * tests — a project nothing depends on, and the longest task (891 s in run J) — started only after
+ * the API's e2e suite, at 16:47, and ended the run at 31:38. Now one lane starts with them as soon
+ * as the builds are done, the other with the rest of the TypeScript tasks (nx's order inside it);
+ * whichever lane is free first takes the next group.
+ */
+const LANE_GROUPS = [
+  { name: 'web-e2e', args: ['-t', 'e2e', '-p', 'web-e2e'] },
+  { name: 'main', args: ['-t', ...TARGETS, '--exclude', 'web-e2e,contract,sdk-python'] },
+  { name: 'contract', args: ['-t', 'e2e', 'e2e-express', '-p', 'contract'] },
+  { name: 'sdk-python', args: ['-t', ...TARGETS, '-p', 'sdk-python'] },
+];
+
+/**
+ * One nx run, its output passed on a whole line at a time (two run side by side), its trace in
+ * tmp/nx-profile-<name>.json. Resolves to its exit code.
+ */
+function nx(name, args, env, parallel = 1) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      ['nx', 'run-many', ...args, '--outputStyle=static', `--parallel=${parallel}`],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...env, NX_PROFILE: nxProfile(name) },
+      },
+    );
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let rest = '';
+      from.setEncoding('utf8');
+      from.on('data', (text) => {
+        const end = (rest + text).lastIndexOf('\n') + 1;
+        if (end > 0) to.write((rest + text).slice(0, end));
+        rest = (rest + text).slice(end);
+      });
+      from.on('end', () => rest !== '' && to.write(`${rest}\n`));
+    }
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/**
+ * The nx tasks: first the builds (and the Python venv) every later run finds done, then
+ * LANE_GROUPS on two lanes, one nx run of one task at a time each (the machine has two cores;
+ * Playwright and Jest run two workers of their own), then web-e2e's lint and type-check, whose
+ * dependencies' checks the lanes have cached. Every group runs even when one fails.
+ */
+async function runLanes(env) {
+  const built = await nx('builds', ['-t', 'build', 'setup'], env, 2);
+  if (built !== 0) return built;
+  const queue = [...LANE_GROUPS];
+  const codes = [];
+  const lane = async () => {
+    for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
+      console.log(`[test] nx: ${group.name} (${group.args.join(' ')})`);
+      codes.push(await nx(group.name, group.args, env));
+    }
+  };
+  await Promise.all([lane(), lane()]);
+  codes.push(await nx('web-e2e-checks', ['-t', 'lint', 'typecheck', '-p', 'web-e2e'], env));
+  return codes.find((c) => c !== 0) ?? 0;
+}
+
+/**
  * The one Python interpreter of the run, as an absolute path (PYTHON when set): the CrewAI venv is
  * cached under a hash of its interpreter, and `python3` is not the same program everywhere in the
  * run — `npx` puts Node's own directory (/usr/bin) first on the PATH of the nx tasks, where `npm
@@ -179,7 +254,7 @@ async function main() {
   }
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
-  rmSync(join(root, nxProfile), { force: true });
+  for (const path of nxProfiles()) rmSync(path, { force: true });
   const loadAtStart = loadavg();
   const phases = [];
   let phaseStart = Date.now();
@@ -220,7 +295,6 @@ async function main() {
     NX_DAEMON: 'false',
     NX_NO_CLOUD: 'true',
     NX_TUI: 'false',
-    NX_PROFILE: nxProfile,
     FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
   };
   // The CrewAI bridge's venv (its own pins; about 1 GB of pip, minutes the first time, then cached
@@ -241,23 +315,7 @@ async function main() {
     phase(checked.phase);
     code = checked.code;
     if (code !== 0) throw new Error(`${checked.failed.join(', ')} check failed`);
-    code = await run(
-      'npx',
-      [
-        'nx',
-        'run-many',
-        '-t',
-        'lint',
-        'typecheck',
-        'test',
-        'e2e',
-        'e2e-express',
-        'e2e-crewai',
-        '--outputStyle=static',
-        '--parallel=2',
-      ],
-      env,
-    );
+    code = await runLanes(env);
     phase('nx');
   } catch (error) {
     console.error(`[test] ${error.message}`);

@@ -244,7 +244,6 @@ export class InterruptsController {
   }
 
   @Post(':id/extend')
-  @HttpCode(200)
   @MemberRoute('interrupt.decide')
   @Operation({
     operationId: 'extendInterruptDeadline',
@@ -261,7 +260,6 @@ export class InterruptsController {
   }
 
   @Post(':id/assign')
-  @HttpCode(200)
   @MemberRoute('interrupt.assign')
   @Operation({
     operationId: 'assignInterrupt',
@@ -288,7 +286,6 @@ export class InterruptsController {
   }
 
   @Post(':id/priority')
-  @HttpCode(200)
   @MemberRoute('interrupt.assign')
   @Operation({
     operationId: 'setInterruptPriority',

@@ -3,9 +3,8 @@
 // answers the API.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-// Test set-up only: the generated client's instance, to give its relative URLs an origin.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { client } from '../../../../libs/api-client/src/generated/client.gen';
+// The generated client's instance, to give its relative URLs an origin.
+import { client } from '@interlock/api-client';
 import { server } from './server';
 
 // findBy…/waitFor wait for a condition, not a time: on the shared machine under load a lazily

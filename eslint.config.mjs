@@ -133,6 +133,12 @@ const apiLayers = [
               message:
                 "There is one error class, DomainError from '@interlock/domain' (the http/api-error alias is gone).",
             },
+            {
+              group: ['**/dto/*'],
+              importNamePattern: '(Dto|Query)$',
+              message:
+                'Services take command types (*.command.ts), not HTTP DTOs: the controller and the MCP backend build the command (docs/STYLE.md §19).',
+            },
           ],
         },
       ],

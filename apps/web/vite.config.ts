@@ -134,6 +134,12 @@ export default defineConfig({
           include: ['src/**/*.spec.tsx', 'src/**/*.dom.spec.ts'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
+          // One jsdom window and one module graph for the files of a worker, not one per file:
+          // each file paid for a fresh window, the set-up and the import of React, Mantine and
+          // the client again. src/test/setup.ts still runs before each file and resets what a
+          // file could leave behind (rendered trees, handlers, storage; mocks are restored by
+          // Vitest after each file).
+          isolate: false,
         },
       },
       {

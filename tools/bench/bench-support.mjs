@@ -1,6 +1,6 @@
 // Shared plumbing for benchmarks: a Postgres, a database, a server process, autocannon, and
 // writing a section of BENCHMARKS.md.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -124,13 +124,23 @@ export async function startService(env, nodeArgs = [], checkout = root) {
   return { port, base, pid: child.pid, stop: stopper(child) };
 }
 
+/** Each bare app of tools/bench/perf-baseline by kind: its entry in the prepared copy, and its name. */
+export const BASELINE_KINDS = {
+  fastify: { main: ['fastify', 'main.mjs'], name: 'bare Fastify 5' },
+  'nest-fastify': { main: ['dist', 'main-fastify.js'], name: 'bare NestJS 12 + Fastify adapter' },
+  'nest-express': { main: ['dist', 'main.js'], name: 'bare NestJS 12 + Express' },
+};
+
 /**
  * Starts a bare baseline prepared by `prepareBaseline` on a free port, with `pool` connections:
- * the NestJS (Express) app, or with `kind` 'fastify' the bare Fastify 5 app (`fastify/main.mjs`).
+ * by `kind` (BASELINE_KINDS) the NestJS app on Express (the default) or on Nest's Fastify
+ * adapter (the same module and controller), or the bare Fastify 5 app (`fastify/main.mjs`).
  */
 export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express') {
   const port = await freePort();
-  const main = kind === 'fastify' ? join(dir, 'fastify', 'main.mjs') : join(dir, 'dist', 'main.js');
+  if (BASELINE_KINDS[kind] === undefined)
+    throw new Error(`no baseline '${kind}' (one of ${Object.keys(BASELINE_KINDS).join(', ')})`);
+  const main = join(dir, ...BASELINE_KINDS[kind].main);
   const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: {
@@ -174,6 +184,106 @@ export function startServer(script, env) {
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
+}
+
+/**
+ * A fresh database `name` on the server of `adminUrl`, seeded by the baseline's own `seed.mjs`
+ * (100k items, 1M audit rows over 20 orgs unless `seedEnv` sets ITEMS, AUDIT_ROWS, ORGS); its
+ * progress goes to `stdio` (standard error by default: a bench's standard output carries its
+ * section). Returns the database's URL.
+ */
+export async function seedBaselineDatabase(
+  adminUrl,
+  name,
+  baselineDir,
+  seedEnv = {},
+  stdio = ['ignore', process.stderr, 'inherit'],
+) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  execFileSync(process.execPath, ['seed.mjs'], {
+    cwd: baselineDir,
+    env: { ...process.env, ...seedEnv, DATABASE_URL: url.toString() },
+    stdio,
+  });
+  return url.toString();
+}
+
+/** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
+function stealTicks() {
+  const cpu = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { total: cpu.slice(0, 8).reduce((x, y) => x + y, 0), steal: cpu[7] ?? 0 };
+}
+
+/**
+ * Where a pair's time went, to read a ratio by: each side's CPU time per request and share of
+ * a core while it was loaded (A and B alternate, so each process is busy only in its own turns;
+ * warm-ups are counted at the measured rate), and the hypervisor's steal over the pair.
+ */
+function pairCpu(pids, before, stdout, { rounds, seconds, warmup }) {
+  const rates = { A: [], B: [] };
+  for (const [, side, rps] of stdout.matchAll(/^round \d+\s+([AB])\s+([\d.]+) req\/s/gm))
+    rates[side].push(Number(rps));
+  const busySeconds = rounds * (seconds + warmup);
+  const side = (name, pid, start) => {
+    const micros = cpuMicros(pid) - start;
+    const requests = rates[name].reduce((x, y) => x + y, 0) * (seconds + warmup);
+    return { perRequest: micros / requests, core: micros / 1e6 / busySeconds };
+  };
+  const machine = stealTicks();
+  const steal =
+    (machine.steal - before.machine.steal) / Math.max(1, machine.total - before.machine.total);
+  return { a: side('A', pids.a, before.a), b: side('B', pids.b, before.b), steal };
+}
+
+/**
+ * The baseline's run-pair.sh (A and B alternated, `rounds` rounds of `seconds`, a `warmup` before
+ * each run, `connections` connections) with its output streamed to standard error; returns the
+ * per-round ratios, the medians and the ratio line, and, given the two sides' pids, where their
+ * time went (`pairCpu`, also told to `log`).
+ */
+export function runPair(baselineDir, urlA, urlB, options) {
+  const { env = {}, pids, rounds, seconds, warmup, connections, log = () => undefined } = options;
+  const before = pids && { a: cpuMicros(pids.a), b: cpuMicros(pids.b), machine: stealTicks() };
+  const result = spawnSync(
+    join(baselineDir, 'run-pair.sh'),
+    [urlA, urlB, String(seconds), String(connections)],
+    {
+      cwd: baselineDir,
+      encoding: 'utf8',
+      // FORCE_COLOR (set by nx) would colour the numbers run-pair.sh reads back from node, and its
+      // pre-flight would take a coloured 0 for a failed request.
+      env: {
+        ...process.env,
+        FORCE_COLOR: '0',
+        ROUNDS: String(rounds),
+        WARMUP: String(warmup),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  process.stderr.write(result.stdout);
+  if (result.status !== 0) throw new Error(`run-pair.sh exited with ${result.status}`);
+  const ratio = Number(/ratio A\/B: ([\d.]+)/.exec(result.stdout)?.[1]);
+  const perRound = /per-round A\/B: (.*)/.exec(result.stdout)?.[1] ?? '';
+  const [, a, b] = /median req\/s: A ([\d.]+)\s+B ([\d.]+)/.exec(result.stdout) ?? [];
+  const cpu = before && pairCpu(pids, before, result.stdout, { rounds, seconds, warmup });
+  if (cpu)
+    log(
+      `CPU: A ${cpu.a.perRequest.toFixed(0)} µs a request, ${(100 * cpu.a.core).toFixed(0)} % of a core; B ${cpu.b.perRequest.toFixed(0)} µs, ${(100 * cpu.b.core).toFixed(0)} %; steal ${(100 * cpu.steal).toFixed(1)} %`,
+    );
+  return { ratio, perRound, a: Number(a), b: Number(b), cpu };
 }
 
 export function load(opts) {

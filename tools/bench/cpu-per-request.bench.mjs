@@ -16,7 +16,9 @@
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
 // one's on the same database, their routes measured alternately (the order swapped each round),
-// printed as this build's CPU per request over the other's; nothing is written.
+// printed as this build's CPU per request over the other's; nothing is written. AGAINST_LOG_LEVEL
+// runs the other service at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the request's
+// log line costs this build, info over warn).
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -161,7 +163,11 @@ const withKey = [`x-api-key=${key}`];
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
 if (process.env.AGAINST) {
-  const other = await startService(serviceEnv, [], process.env.AGAINST);
+  const other = await startService(
+    { ...serviceEnv, LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL },
+    [],
+    resolve(process.env.AGAINST),
+  );
   const routes = {
     health: ['/health/live', [], REQUESTS],
     whoami: ['/api/whoami', withKey, REQUESTS],

@@ -12,7 +12,7 @@
 //
 // Environment:
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
-//   BASELINES            the bare apps to pair with (default fastify,nest-express)
+//   BASELINES            the bare apps to pair with (default fastify,nest-express; nest-fastify too: bench-support's BASELINE_KINDS)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
 //   LEVELS               log levels to run the service at (default info)
 //   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3);
@@ -36,11 +36,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import {
+  BASELINE_KINDS,
   BENCH_INTERRUPT,
   benchDatabase,
   build,
   checksumFailing,
-  cpuMicros,
   freePort,
   load,
   machine,
@@ -48,7 +48,9 @@ import {
   prepareBaseline,
   productionNodeOptions,
   root,
+  runPair as runBaselinePair,
   seedAuditEntries,
+  seedBaselineDatabase,
   startBaseline,
   stopper,
   waitFor,
@@ -273,73 +275,17 @@ function pgbenchRun(binary, url, script, seconds) {
   }
 }
 
-/** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
-function stealTicks() {
-  const cpu = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return { total: cpu.slice(0, 8).reduce((x, y) => x + y, 0), steal: cpu[7] ?? 0 };
-}
-
-/**
- * Where a pair's time went, to read a ratio by: each side's CPU time per request and share of
- * a core while it was loaded (A and B alternate, so each process is busy only in its own turns;
- * warm-ups are counted at the measured rate), and the hypervisor's steal over the pair.
- */
-function pairCpu(pids, before, stdout) {
-  const rates = { A: [], B: [] };
-  for (const [, side, rps] of stdout.matchAll(/^round \d+\s+([AB])\s+([\d.]+) req\/s/gm))
-    rates[side].push(Number(rps));
-  const busySeconds = ROUNDS * (SECONDS + WARMUP);
-  const side = (name, pid, start) => {
-    const micros = cpuMicros(pid) - start;
-    const requests = rates[name].reduce((x, y) => x + y, 0) * (SECONDS + WARMUP);
-    return { perRequest: micros / requests, core: micros / 1e6 / busySeconds };
-  };
-  const machine = stealTicks();
-  const steal =
-    (machine.steal - before.machine.steal) / Math.max(1, machine.total - before.machine.total);
-  return { a: side('A', pids.a, before.a), b: side('B', pids.b, before.b), steal };
-}
-
-/**
- * run-pair.sh with its output streamed; returns the per-round ratios, medians and the ratio line,
- * and, given the two sides' pids, where their time went (`pairCpu`).
- */
+/** A pair by run-pair.sh (bench-support's `runPair`) with this run's rounds, durations and connections. */
 function runPair(baselineDir, urlA, urlB, env, pids) {
-  const before = pids && { a: cpuMicros(pids.a), b: cpuMicros(pids.b), machine: stealTicks() };
-  const result = spawnSync(
-    join(baselineDir, 'run-pair.sh'),
-    [urlA, urlB, String(SECONDS), String(CONNECTIONS)],
-    {
-      cwd: baselineDir,
-      encoding: 'utf8',
-      // FORCE_COLOR (set by nx) would colour the numbers run-pair.sh reads back from node, and its
-      // pre-flight would take a coloured 0 for a failed request.
-      env: {
-        ...process.env,
-        FORCE_COLOR: '0',
-        ROUNDS: String(ROUNDS),
-        WARMUP: String(WARMUP),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  process.stderr.write(result.stdout);
-  if (result.status !== 0) throw new Error(`run-pair.sh exited with ${result.status}`);
-  const ratio = Number(/ratio A\/B: ([\d.]+)/.exec(result.stdout)?.[1]);
-  const perRound = /per-round A\/B: (.*)/.exec(result.stdout)?.[1] ?? '';
-  const [, a, b] = /median req\/s: A ([\d.]+)\s+B ([\d.]+)/.exec(result.stdout) ?? [];
-  const cpu = before && pairCpu(pids, before, result.stdout);
-  if (cpu)
-    log(
-      `CPU: A ${cpu.a.perRequest.toFixed(0)} µs a request, ${(100 * cpu.a.core).toFixed(0)} % of a core; B ${cpu.b.perRequest.toFixed(0)} µs, ${(100 * cpu.b.core).toFixed(0)} %; steal ${(100 * cpu.steal).toFixed(1)} %`,
-    );
-  return { ratio, perRound, a: Number(a), b: Number(b), cpu };
+  return runBaselinePair(baselineDir, urlA, urlB, {
+    env,
+    pids,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmup: WARMUP,
+    connections: CONNECTIONS,
+    log,
+  });
 }
 
 /** POST through the service vs pgbench of the same statements, alternated like run-pair.sh. */
@@ -443,22 +389,8 @@ build('apps/api/tsup.config.ts');
 const pgbenchBinary = PAIRS.includes('post') ? findPgbench() : undefined;
 
 const db = await benchDatabase('interlock_bench_pairs', ['shared_buffers=512MB']);
-const baselineUrl = new URL(db.adminUrl);
-baselineUrl.pathname = '/perf_baseline';
-{
-  const admin = new pg.Client({ connectionString: db.adminUrl });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS perf_baseline WITH (FORCE)');
-  await admin.query('CREATE DATABASE perf_baseline');
-  await admin.end();
-}
 log('seeding the baseline (its seed.mjs: 100k items, 1M audit rows over 20 orgs)');
-execFileSync(process.execPath, ['seed.mjs'], {
-  cwd: baseline.dir,
-  env: { ...process.env, DATABASE_URL: baselineUrl.toString() },
-  // Its progress on stderr: stdout carries only the section written to BENCHMARKS.md.
-  stdio: ['ignore', process.stderr, 'inherit'],
-});
+const baselineUrl = await seedBaselineDatabase(db.adminUrl, 'perf_baseline', baseline.dir);
 
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
@@ -469,7 +401,7 @@ let seeded;
 let memory;
 try {
   for (const kind of BASELINES) {
-    bares[kind] = await startBaseline(baseline.dir, baselineUrl.toString(), POOL, kind);
+    bares[kind] = await startBaseline(baseline.dir, baselineUrl, POOL, kind);
     stops.push(bares[kind].stop);
   }
   for (const level of LEVELS) {
@@ -562,7 +494,6 @@ try {
 const loadAfter = loadAverage();
 const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
 
-const BARE = { fastify: 'bare Fastify 5', 'nest-express': 'bare NestJS 12 + Express' };
 // [A, B (with a bare app's name for %), goal against bare Fastify]
 const LABELS = {
   health: ['`GET /health/live`', '% `GET /ping`', 0.8],
@@ -668,7 +599,7 @@ alternates autocannon with pgbench the same way. The service runs with \`NODE_EN
 the bare apps' \`PG_POOL_MAX=${POOL}\`, the key budget on but out of reach, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
 image; at \`info\` it writes one line per request (to /dev/null). The goals are issue 28's, against bare Fastify.
 
-| A (the service) | B | ${columns.map(({ level, kind }) => `ratio A/B vs ${BARE[kind]}, LOG_LEVEL=${level} (req/s A / B)`).join(' | ')} | goal (vs bare Fastify) | met (${LEVELS.join(' / ')}) |
+| A (the service) | B | ${columns.map(({ level, kind }) => `ratio A/B vs ${BASELINE_KINDS[kind].name}, LOG_LEVEL=${level} (req/s A / B)`).join(' | ')} | goal (vs bare Fastify) | met (${LEVELS.join(' / ')}) |
 |---|---|${columns.map(() => '---|').join('')}---|---|
 ${rows.join('\n')}
 

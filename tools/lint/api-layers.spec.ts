@@ -81,6 +81,20 @@ describe('API layers', () => {
     ).toEqual([]);
   });
 
+  it('refuse an HTTP DTO in a service (it takes a command), not the response types it returns', () => {
+    const source = [
+      "import { CreateWidgetDto } from './dto/create-widget.dto';",
+      "import type { ListWidgetsQuery } from './dto/list-widgets.dto';",
+      "import type { WidgetResponse } from './dto/widget.dto';",
+      "import type { CreateWidgetCommand } from './create-widget.command';",
+      'export type X = [CreateWidgetDto, ListWidgetsQuery, WidgetResponse, CreateWidgetCommand];',
+    ].join('\n');
+    const refused = errors(SERVICE, source, 'no-restricted-imports');
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toContain('Services take command types (*.command.ts), not HTTP DTOs');
+    expect(errors(CONTROLLER, source, 'no-restricted-imports')).toEqual([]);
+  });
+
   it('refuse SQL outside the owner of the table', () => {
     const sql = [
       "export const a = (db: { query(s: string): unknown }) => db.query('SELECT id FROM widgets WHERE organisation_id = $1');",

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -345,6 +346,23 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         'SELECT audit_log_render_version() AS version',
       );
       expect(version).toBe(AUDIT_RENDER_VERSION);
+    });
+
+    it('is pinned to its version: a renderer replaced without raising the version fails here', async () => {
+      // A migration that changes how an entry is rendered but not the version would leave every
+      // stored rendering answered as it was (issue 36 §2): each version's installed body is pinned.
+      // When this fails: raise audit_log_render_version() in that migration and
+      // AUDIT_RENDER_VERSION (libs/audit/src/audit-query.ts), and pin the printed digest under it.
+      const pinned: Record<number, string> = { 1: '8a1702a0732d612b' };
+      const [{ body }]: { body: string }[] = await ds.query(
+        `SELECT prosrc AS body FROM pg_proc WHERE oid = 'audit_log_entry_json'::regproc`,
+      );
+      const now = createHash('sha256').update(body.trim()).digest('hex').slice(0, 16);
+      if (pinned[AUDIT_RENDER_VERSION] !== now)
+        throw new Error(
+          `audit_log_entry_json's body is ${now}, but version ${AUDIT_RENDER_VERSION} is pinned to ` +
+            `${pinned[AUDIT_RENDER_VERSION] ?? '(nothing)'}: raise the render version with the new renderer.`,
+        );
     });
 
     it('is the bytes JSON.stringify gives of the entry, for any text and metadata, stamped with its version (property, on Postgres)', async () => {

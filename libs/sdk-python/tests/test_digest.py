@@ -216,6 +216,28 @@ async def test_the_async_client_remembers_what_it_asked_too() -> None:
     assert (await ok.interrupts.wait_for_answer(ID)).status == "answered"
 
 
+def test_an_answer_cut_of_its_lists_or_of_an_asked_action_is_refused_where_digests_are_required() -> None:
+    whole = answered(PAY)
+    first: dict[str, Any] = opened(True)["actionRequests"][0]
+    other_action = {**whole, "actionRequests": [{**first, "name": "refund"}], "decisions": []}
+    cuts = [
+        {k: v for k, v in whole.items() if k != "actionRequests"},
+        {k: v for k, v in whole.items() if k != "decisions"},
+        other_action,
+    ]
+    for cut in cuts:
+        with pytest.raises(ActionDigestMismatchError) as refused:
+            verify_decisions(cut, [PAY_ACTION], required=True)
+        assert (refused.value.action_name, refused.value.received) == ("pay", None)
+    # Through a client that opened it: the answer names another action only.
+    client = answering(opened(True), other_action)
+    client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
+    with pytest.raises(ActionDigestMismatchError):
+        client.interrupts.wait_for_answer(ID)
+    # The whole answer still passes.
+    verify_decisions(whole, [PAY_ACTION], required=True)
+
+
 def test_an_older_service_sending_no_digests_at_create_stays_unchecked() -> None:
     client = answering(opened(False), stripped(answered(PAY)))
     client.interrupts.create(title="Pay", action_requests=[PAY_ACTION])
@@ -249,3 +271,25 @@ def test_a_client_remembers_its_last_creates_forgetting_the_oldest_first() -> No
     c = asked.get("c")
     assert c is not None
     assert c.digested
+
+
+def test_an_integer_the_service_would_round_is_refused_before_anything_is_sent() -> None:
+    sent: list[httpx.Request] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(201, json=opened(True))
+
+    client = Interlock(
+        api_key="ilk_test",
+        base_url="http://interlock.test",
+        http_client=httpx.Client(transport=httpx.MockTransport(handle)),
+    )
+    big = {"name": "pay", "args": {"to": "Zoë", "lines": [{"amount": -(2**53 + 1)}]}}
+    with pytest.raises(ValueError, match=r"^args of action pay\.lines\[0\]\.amount is -9007199254740993, beyond"):
+        client.interrupts.create(title="Pay", action_requests=[big])
+    assert sent == []
+    # The largest exact integers, booleans and floats go as they are.
+    exact = {"name": "pay", "args": {"amount": 2**53 - 1, "least": -(2**53 - 1), "ok": True, "rate": 1e300}}
+    client.interrupts.create(title="Pay", action_requests=[exact])
+    assert len(sent) == 1

@@ -10,7 +10,7 @@ import type { AppConfig } from '../config/app-config';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from './api-key-cache';
 import { type ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
-import type { ApiKeyExpiry } from './dto/create-api-key.dto';
+import type { ApiKeyExpiry } from './api-key-expiry';
 import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

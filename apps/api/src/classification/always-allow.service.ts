@@ -4,8 +4,7 @@ import { DomainError } from '@interlock/domain';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { ClassificationRulesService } from './classification-rules.service';
 import type { RuleRecord } from './classification-rules.repository';
-import { ALWAYS_ALLOW_DEFAULT_DAYS } from './dto/always-allow.dto';
-import type { AlwaysAllowCommand } from './always-allow.command';
+import { ALWAYS_ALLOW_DEFAULT_DAYS, type AlwaysAllowCommand } from './always-allow.command';
 import {
   type ArgPredicate,
   compileRule,

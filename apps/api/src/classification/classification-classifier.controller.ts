@@ -34,7 +34,6 @@ export class ClassificationClassifierController {
   }
 
   @Put()
-  @HttpCode(200)
   @Operation({
     operationId: 'putClassifier',
     summary:
@@ -59,7 +58,6 @@ export class ClassificationClassifierController {
   }
 
   @Post('rotate-secret')
-  @HttpCode(200)
   @Operation({
     operationId: 'rotateClassifierSecret',
     summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',

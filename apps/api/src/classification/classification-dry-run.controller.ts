@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -13,7 +13,6 @@ export class ClassificationDryRunController {
   constructor(private readonly dryRun: ClassificationDryRunService) {}
 
   @Post()
-  @HttpCode(200)
   @MemberRoute('classification.read')
   @Operation({
     operationId: 'dryRunClassification',

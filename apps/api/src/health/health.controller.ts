@@ -1,5 +1,5 @@
 import { DomainError } from '@interlock/domain';
-import { Controller, Get, HttpCode } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
@@ -34,7 +34,6 @@ export class HealthController {
   /** The process is up and serving HTTP. */
   @Get('live')
   @Operation({ operationId: 'getLiveness', summary: 'The process serves HTTP', ok: HealthStatus })
-  @HttpCode(200)
   live(): { status: 'ok' } {
     return LIVE;
   }
@@ -56,7 +55,6 @@ export class HealthController {
       'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
     ok: HealthStatus,
   })
-  @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
     if (this.state.draining)
       throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');

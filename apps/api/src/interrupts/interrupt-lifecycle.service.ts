@@ -7,6 +7,7 @@ import {
   dueEscalationStep,
   escalationPosition,
   type EscalationStep,
+  MAX_TIMEOUT_SECONDS,
 } from '@interlock/domain';
 import type { Call, MemberCall } from '../auth/caller';
 import type { Queryable } from '../database/query-rows.util';
@@ -14,7 +15,6 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { LOGGER } from '../logging/logger.module';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
-import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, previousAssigneeOf } from './interrupts.repository';

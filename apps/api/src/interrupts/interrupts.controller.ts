@@ -261,7 +261,6 @@ export class InterruptsController {
   }
 
   @Post(':id/extend')
-  @HttpCode(200)
   @MemberRoute('interrupt.decide')
   @Operation({
     operationId: 'extendInterruptDeadline',
@@ -278,7 +277,6 @@ export class InterruptsController {
   }
 
   @Post(':id/assign')
-  @HttpCode(200)
   @MemberRoute('interrupt.assign')
   @Operation({
     operationId: 'assignInterrupt',
@@ -305,7 +303,6 @@ export class InterruptsController {
   }
 
   @Post(':id/priority')
-  @HttpCode(200)
   @MemberRoute('interrupt.assign')
   @Operation({
     operationId: 'setInterruptPriority',

@@ -5,6 +5,7 @@ import {
   DomainError,
   JsonText,
   storeDecider,
+  MAX_TIMEOUT_SECONDS,
 } from '@interlock/domain';
 import {
   type ActionPlan,
@@ -47,7 +48,6 @@ import {
 } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import type {
   CreateInterruptCommand,
   NewActionRequest,

@@ -92,4 +92,30 @@ describe('McpService', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('loads the protocol again after a failed load, instead of failing every request until restart', async () => {
+    let loads = 0;
+    jest.doMock('./mcp-protocol', () => {
+      loads += 1;
+      if (loads === 1) throw new Error('EIO: i/o error, read');
+      return jest.requireActual('./mcp-protocol');
+    });
+    await jest.isolateModulesAsync(async () => {
+      const { McpService: Isolated } = await import('./mcp.service');
+      const service = new Isolated(
+        {} as InterruptsService,
+        {} as InterruptLifecycleService,
+        {} as SessionsService,
+        { verify: jest.fn() } as unknown as ApiKeyVerifier,
+        { dashboardUrl: 'https://interlock.test' } as AppConfig,
+      );
+      const caller = { rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' };
+      await expect(service.exchange(caller, 'key-1', () => undefined)).rejects.toThrow('EIO');
+      const { server } = await service.exchange(caller, 'key-1', () => undefined);
+      expect(server).toBeDefined();
+      expect(loads).toBe(2);
+      await server.close();
+    });
+    jest.dontMock('./mcp-protocol');
+  });
 });

@@ -60,7 +60,11 @@ export class McpService {
     apiKeyId: string,
     onError: (error: unknown) => void,
   ): Promise<McpExchange> {
-    const protocol = await (this.protocol ??= import('./mcp-protocol'));
+    // A load that failed (a transient file-system error, say) is not kept: the next request retries.
+    const protocol = await (this.protocol ??= import('./mcp-protocol').catch((error: unknown) => {
+      this.protocol = undefined;
+      throw error;
+    }));
     const deps = {
       interrupts: this.interrupts,
       lifecycle: this.lifecycle,

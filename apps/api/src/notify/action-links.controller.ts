@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
@@ -21,7 +21,6 @@ export class ActionLinksController {
   constructor(private readonly links: ActionLinksService) {}
 
   @Post('preview')
-  @HttpCode(200)
   @HumanRoute()
   @Operation({
     operationId: 'previewActionLink',
@@ -33,7 +32,6 @@ export class ActionLinksController {
   }
 
   @Post('decide')
-  @HttpCode(200)
   @HumanRoute()
   @Operation({
     operationId: 'decideWithActionLink',

@@ -11,7 +11,7 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description?: string;
-  /** Answers 200 with this body. */
+  /** Answers 200 with this body (a POST too: the status is set with it). */
   ok?: Type<unknown>;
   /** Answers 201 with this body. */
   created?: Type<unknown>;
@@ -25,13 +25,14 @@ export interface OperationDoc {
 
 /**
  * One decorator for what every route declares to the contract: `ApiOperation` and its success
- * answer — `ApiOkResponse`/`ApiCreatedResponse` with a body, or a 204 (`HttpCode(204)` with
+ * answer — 200 with a body (`HttpCode(200)` with `ApiOkResponse`, so that a POST sends the status
+ * it documents), 201 with a body (`ApiCreatedResponse`), or a 204 (`HttpCode(204)` with
  * `ApiNoContentResponse`). Errors are derived from the access declaration and
  * `OPERATION_ERRORS` (openapi-document.ts).
  */
 export function Operation({ ok, created, noContent, ...operation }: OperationDoc): MethodDecorator {
   const decorators: MethodDecorator[] = [ApiOperation(operation)];
-  if (ok !== undefined) decorators.push(ApiOkResponse({ type: ok }));
+  if (ok !== undefined) decorators.push(HttpCode(200), ApiOkResponse({ type: ok }));
   if (created !== undefined) decorators.push(ApiCreatedResponse({ type: created }));
   if (noContent !== undefined) {
     decorators.push(

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -145,7 +145,6 @@ export class SessionsController {
   }
 
   @Post(':id/end')
-  @HttpCode(200)
   @MachineRoute()
   @Operation({ operationId: 'endSession', summary: 'End a session', ok: SessionResponse })
   @ApiConflictResponse({
@@ -156,7 +155,6 @@ export class SessionsController {
   }
 
   @Post(':id/disconnect')
-  @HttpCode(200)
   @MemberRoute('session.disconnect')
   @Operation({
     operationId: 'disconnectSession',

@@ -41,7 +41,6 @@ export class SsoSignInController {
   ) {}
 
   @Post()
-  @HttpCode(200)
   @Operation({
     operationId: 'startSingleSignOn',
     summary: "Start signing in with the OpenID provider of your address's organisation",
@@ -143,7 +142,6 @@ export class SsoSettingsController {
   }
 
   @Post('domains/verify')
-  @HttpCode(200)
   @Operation({
     operationId: 'verifySingleSignOnDomain',
     summary:

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
 import type { UserCall } from '../auth/caller';
@@ -35,7 +35,6 @@ export class TwoFactorController {
   }
 
   @Post('setup')
-  @HttpCode(200)
   @Operation({
     operationId: 'startTwoFactorSetup',
     summary:
@@ -53,7 +52,6 @@ export class TwoFactorController {
   }
 
   @Post('confirm')
-  @HttpCode(200)
   @Operation({
     operationId: 'confirmTwoFactorSetup',
     summary:
@@ -81,7 +79,6 @@ export class TwoFactorController {
   }
 
   @Post('recovery-codes')
-  @HttpCode(200)
   @Operation({
     operationId: 'regenerateRecoveryCodes',
     summary:

@@ -84,7 +84,6 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
-  @HttpCode(200)
   @Operation({
     operationId: 'rotateWebhookSecret',
     summary:

@@ -6,7 +6,8 @@
 // tools/scripts/with-service.mjs starts (the SDKs', MCP's, the contract test's, the browser
 // tests') copy the same one. A Jest run on its own names its own here (globalSetup) and drops it
 // as it ends (globalTeardown, template-database-teardown.cjs).
-const { randomBytes } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
+const { hostname } = require('node:os');
 const { Client } = require('pg');
 
 const VARIABLE = 'INTERLOCK_TEST_TEMPLATE_DATABASE';
@@ -14,11 +15,38 @@ const VARIABLE = 'INTERLOCK_TEST_TEMPLATE_DATABASE';
 // leaves it to its owner.
 const OWNER = 'INTERLOCK_TEST_TEMPLATE_DATABASE_OWNER';
 
+// A template's name says which process on which machine named it, so that one left behind by a
+// run that was killed (no teardown ran) is found and dropped by the next build on that machine.
+const PREFIX = 'interlock_template_';
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+
 /** A new template's name (not yet created: the first that needs it builds it). */
 function nameTemplate() {
-  process.env[VARIABLE] = `interlock_template_${randomBytes(6).toString('hex')}`;
+  process.env[VARIABLE] = `${PREFIX}${HOST}_${process.pid}_${randomBytes(4).toString('hex')}`;
   process.env[OWNER] = String(process.pid);
   return process.env[VARIABLE];
+}
+
+/** Whether process `pid` of this machine still runs. */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Drops the templates (and scratch copies) named on this machine by processes that have ended. */
+async function dropOrphans(admin) {
+  const { rows } = await admin.query(
+    "SELECT datname FROM pg_database WHERE datname LIKE 'interlock\\_template\\_%'",
+  );
+  for (const { datname } of rows) {
+    const [host, pid] = datname.slice(PREFIX.length).split('_');
+    if (host !== HOST || !/^[0-9]+$/.test(pid ?? '') || running(Number(pid))) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
 }
 
 /** `database`'s URL on the server of `adminUrl`. */
@@ -41,6 +69,7 @@ async function ensureMigratedTemplate(adminUrl, name, migrate) {
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (rowCount === 0) {
+      await dropOrphans(admin);
       const scratch = `${name}_building`;
       await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
       await admin.query(`CREATE DATABASE ${scratch}`);

@@ -2,10 +2,9 @@
 // Testing Library's DOM matchers, what jsdom lacks and Mantine uses, and the MSW server that
 // answers the API.
 import '@testing-library/jest-dom/vitest';
-import { configure } from '@testing-library/react';
-// Test set-up only: the generated client's instance, to give its relative URLs an origin.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { client } from '../../../../libs/api-client/src/generated/client.gen';
+import { cleanup, configure } from '@testing-library/react';
+// The generated client's instance, to give its relative URLs an origin.
+import { client } from '@interlock/api-client';
 import { server } from './server';
 
 // findBy…/waitFor wait for a condition, not a time: on the shared machine under load a lazily
@@ -53,3 +52,15 @@ if (!('fonts' in document))
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
+
+// The component files share one module graph and one window in their worker (`isolate: false`,
+// vite.config.ts), so Testing Library's own hooks, which it registers when it is first imported,
+// are in the first file only. This file runs before each one: unmount after every test, and
+// tell React it runs under act() (what those hooks do); each file starts with empty storage, as
+// in a window of its own.
+beforeAll(() => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterEach(() => cleanup());

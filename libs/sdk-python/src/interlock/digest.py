@@ -127,6 +127,8 @@ def verify_decisions(interrupt: Any, asked: Sequence[Any], *, required: bool = F
 def check_digests(interrupt: Any, expected: Mapping[str, str], required: bool) -> None:
     """``verify_decisions`` against digests computed already (name → digest)."""
     interrupt_id = str(_field(interrupt, "id"))
+    if required:
+        _refuse_stripped(interrupt, interrupt_id, expected)
     actions = list(_field(interrupt, "action_requests") or _field(interrupt, "actionRequests") or [])
     decisions = list(_field(interrupt, "decisions") or [])
     found = [_field(a, "action_digest") or _field(a, "actionDigest") for a in actions + decisions]
@@ -138,6 +140,22 @@ def check_digests(interrupt: Any, expected: Mapping[str, str], required: bool) -
         want = expected.get(str(name))
         if want is None or got != want:
             raise ActionDigestMismatchError(interrupt_id, str(name), want or "(not asked)", got)
+
+
+def _refuse_stripped(interrupt: Any, interrupt_id: str, expected: Mapping[str, str]) -> None:
+    """Where digests are required, an answer must still say what it is about: the contract requires
+    both lists, and every action asked about must be among the action requests. An answer without
+    them, or without one of the actions, has been cut on its way and is refused as a mismatch."""
+    actions = _field(interrupt, "action_requests")
+    if actions is None:
+        actions = _field(interrupt, "actionRequests")
+    listed = {str(_field(a, "name")) for a in actions or []}
+    for name, want in expected.items():
+        if name not in listed:
+            raise ActionDigestMismatchError(interrupt_id, name, want, None)
+    if _field(interrupt, "decisions") is None:
+        name, want = next(iter(expected.items()), ("(none)", "(not asked)"))
+        raise ActionDigestMismatchError(interrupt_id, name, want, None)
 
 
 #: How many of its creates a client remembers what it asked in (SPEC §8e).

@@ -172,6 +172,32 @@ describe('action digests (SPEC §8e)', () => {
       );
     });
 
+    it('refuses an answer cut of its lists or of an asked action where digests are required', async () => {
+      const { actionRequests: _, ...noActions } = interruptWith(PAY);
+      const { decisions: __, ...noDecisions } = interruptWith(PAY);
+      const otherAction = {
+        ...interruptWith(PAY),
+        actionRequests: [{ ...interruptWith(PAY).actionRequests[0], name: 'refund' }],
+        decisions: [],
+      };
+      for (const cut of [noActions, noDecisions, otherAction]) {
+        const client = clientAnswering(opened(true), cut);
+        await create(client);
+        await expect(client.interrupts.waitForAnswer(ID)).rejects.toMatchObject({
+          name: 'ActionDigestMismatchError',
+          actionName: 'pay',
+          received: undefined,
+        });
+        await expect(
+          verifyDecisions(cut as never, [PAY_ACTION], { required: true }),
+        ).rejects.toBeInstanceOf(ActionDigestMismatchError);
+      }
+      // The whole answer still passes.
+      await expect(
+        verifyDecisions(interruptWith(PAY) as never, [PAY_ACTION], { required: true }),
+      ).resolves.toBeUndefined();
+    });
+
     it('leaves an older service (no digests at create) unchecked, as documented', async () => {
       const client = clientAnswering(opened(false), withoutDigests(interruptWith(PAY)));
       await create(client);

@@ -105,7 +105,8 @@ export function checkDigests(
   expected: ReadonlyMap<string, string>,
   required: boolean,
 ): void {
-  // A record without the lists (a partial answer) has nothing of them to check.
+  if (required) refuseStripped(interrupt, expected);
+  // Without `required`, a record without the lists (an older service's) has nothing to check.
   const items = [
     ...(interrupt.actionRequests ?? []).map((a) => ({ name: a.name, digest: a.actionDigest })),
     ...(interrupt.decisions ?? []).map((d) => ({ name: d.actionName, digest: d.actionDigest })),
@@ -115,6 +116,24 @@ export function checkDigests(
     const want = expected.get(name);
     if (want === undefined || digest !== want)
       throw new ActionDigestMismatchError(interrupt.id, name, want ?? '(not asked)', digest);
+  }
+}
+
+/**
+ * Where digests are required, an answer must still say what it is about: the contract requires
+ * both lists, and every action asked about must be among the action requests. An answer without
+ * them, or without one of the actions, has been cut on its way and is refused as a mismatch.
+ */
+function refuseStripped(
+  interrupt: Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'>,
+  expected: ReadonlyMap<string, string>,
+): void {
+  const listed = new Set((interrupt.actionRequests ?? []).map((a) => a.name));
+  for (const [name, want] of expected)
+    if (!listed.has(name)) throw new ActionDigestMismatchError(interrupt.id, name, want, undefined);
+  if (interrupt.decisions === undefined || interrupt.decisions === null) {
+    const [name, want] = expected.entries().next().value ?? ['(none)', '(not asked)'];
+    throw new ActionDigestMismatchError(interrupt.id, name, want, undefined);
   }
 }
 

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
-
-export const API_KEY_EXPIRIES = ['never', '7d', '30d', '90d'] as const;
-export type ApiKeyExpiry = (typeof API_KEY_EXPIRIES)[number];
+import { API_KEY_EXPIRIES, type ApiKeyExpiry } from '../api-key-expiry';
 
 export class CreateApiKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 32, example: 'ci-runner' })

@@ -1,11 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { OptionalField } from '../../http/optional-field.decorator';
+import { ALWAYS_ALLOW_DEFAULT_DAYS, ALWAYS_ALLOW_MAX_DAYS } from '../always-allow.command';
 import { RULE_LIMITS } from '../rule-engine';
-
-/** How long an "Always allow this" rule lasts by default, and at most (days). */
-export const ALWAYS_ALLOW_DEFAULT_DAYS = 30;
-export const ALWAYS_ALLOW_MAX_DAYS = 365;
 
 /**
  * "Always allow this" (SPEC §8d): a narrow enforce rule approving this action name from the key

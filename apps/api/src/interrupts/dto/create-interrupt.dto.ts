@@ -26,9 +26,7 @@ import { OptionalField } from '../../http/optional-field.decorator';
 import { ON_TIMEOUT, type OnTimeout, PRIORITIES, type Priority } from '../interrupt.entity';
 import { responseSchemaProblem } from '@interlock/domain';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../../webhooks/webhook-url.util';
-
 import { MAX_TIMEOUT_SECONDS } from '@interlock/domain';
-export { MAX_TIMEOUT_SECONDS };
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;

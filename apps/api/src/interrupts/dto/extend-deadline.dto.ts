@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { MAX_TIMEOUT_SECONDS } from './create-interrupt.dto';
+import { MAX_TIMEOUT_SECONDS } from '@interlock/domain';
 
 export class ExtendDeadlineDto {
   @ApiProperty({

@@ -75,6 +75,29 @@ def _wait_query(extra_query: Optional[Mapping[str, object]], wait: int) -> Optio
     return {**(extra_query or {}), "waitSeconds": wait} if wait > 0 else extra_query
 
 
+#: The largest integer an IEEE double (the service's JSON number) holds exactly, and its neighbours.
+_SAFE_INTEGER = 2**53 - 1
+
+
+def _refuse_inexact_numbers(value: Any, where: str) -> None:
+    """An action's arguments are bound to the decision by their digest (SPEC §8e), which the service
+    computes from the numbers as it reads them: IEEE doubles. An integer beyond ±(2**53 - 1) would
+    reach the reviewer rounded and the digests would differ, so it is refused before anything is sent."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and abs(value) > _SAFE_INTEGER:
+        raise ValueError(
+            f"{where} is {value}, beyond ±(2**53 - 1): the service reads JSON numbers as IEEE doubles "
+            "and would round it; send it as a string"
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_inexact_numbers(item, f"{where}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _refuse_inexact_numbers(item, f"{where}[{index}]")
+
+
 def _create_body(
     title: str,
     action_requests: Sequence[ActionRequestInput],
@@ -89,10 +112,13 @@ def _create_body(
     assign_to: Optional[AssignToParam] = None,
     labels: Optional[Sequence[str]] = None,
 ) -> Mapping[str, Any]:
+    wire_actions = [to_wire(action) for action in action_requests]
+    for action in wire_actions:
+        _refuse_inexact_numbers(action.get("args"), f"args of action {action.get('name')}")
     return compact(
         {
             "title": title,
-            "actionRequests": [to_wire(action) for action in action_requests],
+            "actionRequests": wire_actions,
             "description": description,
             "externalId": external_id,
             "sessionId": wire_id(session_id),

@@ -9,14 +9,17 @@
 //
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
-// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox and
-// malformed (a checksum-failing key's 401), with AGAINST only; implies BENCH_WRITE=0),
+// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox, post
+// (opening an interrupt) and malformed (a checksum-failing key's 401), with AGAINST only; implies
+// BENCH_WRITE=0),
 // BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
 // to run this build's service under `node --cpu-prof` (its profile written there when it stops).
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
 // one's on the same database, their routes measured alternately (the order swapped each round),
-// printed as this build's CPU per request over the other's; nothing is written.
+// printed as this build's CPU per request over the other's; nothing is written. AGAINST_LOG_LEVEL
+// runs the other service at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the request's
+// log line costs this build, info over warn).
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,10 +58,18 @@ const loadAverage = () =>
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
 /**
  * CPU microseconds the process spent per request over REQUESTS requests (after a warm-up); every
- * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401).
+ * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401). With `body`, each
+ * request is a POST of it as JSON.
  */
-function measure(pid, url, headers = [], requests = REQUESTS, refused = false) {
-  const args = ['-c', String(CONNECTIONS), ...headers.flatMap((h) => ['-H', h]), url];
+function measure(pid, url, headers = [], requests = REQUESTS, refused = false, body = undefined) {
+  const sent = body === undefined ? headers : [...headers, 'content-type=application/json'];
+  const args = [
+    '-c',
+    String(CONNECTIONS),
+    ...(body === undefined ? [] : ['-m', 'POST', '-b', JSON.stringify(body)]),
+    ...sent.flatMap((h) => ['-H', h]),
+    url,
+  ];
   execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
   const before = cpuMicros(pid);
   const out = JSON.parse(
@@ -106,6 +117,9 @@ const serviceEnv = {
   API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
   LOG_LEVEL,
   RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+  // The month's messages (the POST route) counted but never refused, as in the pair bench.
+  PLAN_FREE_MESSAGES: '1000000000',
+  PLAN_PRO_MESSAGES: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
 };
 const service = await startService(
@@ -161,7 +175,11 @@ const withKey = [`x-api-key=${key}`];
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
 if (process.env.AGAINST) {
-  const other = await startService(serviceEnv, [], process.env.AGAINST);
+  const other = await startService(
+    { ...serviceEnv, LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL },
+    [],
+    resolve(process.env.AGAINST),
+  );
   const routes = {
     health: ['/health/live', [], REQUESTS],
     whoami: ['/api/whoami', withKey, REQUESTS],
@@ -170,20 +188,22 @@ if (process.env.AGAINST) {
     inbox: ['/api/interrupts?limit=50', withKey, Math.round(REQUESTS / 4)],
     // A checksum-failing key (one body letter changed, as the pair bench's): 401, no database.
     malformed: ['/api/whoami', [`x-api-key=${checksumFailing(key)}`], REQUESTS, true],
+    // Opening an interrupt (the pair bench's POST): a transaction a request, so fewer of them.
+    post: ['/api/interrupts', withKey, Math.round(REQUESTS / 8), false, BENCH_INTERRUPT],
   };
   const lines = [
     '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |',
     '|---|---|---|---|',
   ];
   try {
-    for (const [name, [path, headers, requests, refused]] of Object.entries(routes)) {
+    for (const [name, [path, ...rest]] of Object.entries(routes)) {
       if (ONLY !== undefined && !ONLY.includes(name)) continue;
       const mine = [];
       const theirs = [];
       for (let round = 0; round < ROUNDS; round++) {
         const pair = [
-          () => mine.push(measure(service.pid, service.base + path, headers, requests, refused)),
-          () => theirs.push(measure(other.pid, other.base + path, headers, requests, refused)),
+          () => mine.push(measure(service.pid, service.base + path, ...rest)),
+          () => theirs.push(measure(other.pid, other.base + path, ...rest)),
         ];
         for (const run of round % 2 ? pair.reverse() : pair) run();
       }

@@ -17,7 +17,11 @@
 //   BENCH_WAITERS_AGENT_PROCESSES=K processes holding the agents, default one per 2,500;
 //   BENCH_WAITERS_NODE_OPTIONS the measured instances' NODE_OPTIONS (none by default; 'production':
 //   the production image's);
-//   BENCH_WAITERS_NODE_ARGS more flags for them, such as --trace-gc)
+//   BENCH_WAITERS_NODE_ARGS more flags for them, such as --trace-gc;
+//   BENCH_WAITERS_COMPARE='<NODE_OPTIONS>|<NODE_OPTIONS>|…' ('production' for the image's, 'none'
+//   for none): instead of the phases, one instance with each in turn on the same seeded interrupts,
+//   BENCH_WAITERS_ROUNDS times (default 1), each in a budget minute of its own; their CPU per wait
+//   cycle side by side, BENCHMARKS.md left alone — to choose the image's heap options)
 // The agents are spread over K processes (waiters-bench.agents.mjs): one process holding 10,000
 // of them was itself the bottleneck (88 s to send the waits, its event loop late to see a wait
 // return). This process holds no agent: it seeds, makes the decisions and aggregates; a decision's
@@ -67,6 +71,11 @@ const NODE_OPTIONS =
     ? productionNodeOptions()
     : (process.env.BENCH_WAITERS_NODE_OPTIONS ?? '');
 const log = (message) => console.error(`[bench-waiters] ${message}`);
+/** BENCH_WAITERS_COMPARE: the NODE_OPTIONS measured in turn, one instance each (none: the phases). */
+const COMPARE = process.env.BENCH_WAITERS_COMPARE?.split('|').map((o) =>
+  o === 'production' ? productionNodeOptions() : o === 'none' ? '' : o,
+);
+const ROUNDS = Number(process.env.BENCH_WAITERS_ROUNDS ?? 1);
 
 // Open files are counted per process: an agents' process holds one socket per agent of its share,
 // each service one per wait it holds (all N on one instance), and a load balancer two per wait it passes on (the agent's and
@@ -474,23 +483,59 @@ try {
           `--cpu-prof-dir=${PROFILE_DIR}`,
           `--cpu-prof-name=waiters-${name}-${Date.now()}.cpuprofile`,
         ];
-  const a = { name: 'A', ...(await startService(measured, profiling('A'))) };
-  stops.push(a.stop);
-  const one = PHASES.includes('one')
-    ? await phase({
-        name: 'one instance',
-        base: a.base,
-        key,
-        cookie,
-        ids: ids.slice(0, N),
-        services: [a],
-        database,
-        decideOn: () => a,
-        counts: () => true,
-      })
-    : undefined;
+  const a =
+    COMPARE === undefined
+      ? { name: 'A', ...(await startService(measured, profiling('A'))) }
+      : undefined;
+  if (a !== undefined) stops.push(a.stop);
+  if (COMPARE !== undefined) {
+    const results = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternated: each round in the other order, so that a drift of the machine's load is shared.
+      const order = round % 2 === 0 ? COMPARE : [...COMPARE].reverse();
+      for (const options of order) {
+        // Each in a budget minute of its own: the agents that left the last one cost one each.
+        if (results.length > 0) await sleep(60_000 - (Date.now() % 60_000) + 1_000);
+        const s = await startService({ ...measured, NODE_OPTIONS: options }, extraArgs);
+        try {
+          const r = await phase({
+            name: `one instance, NODE_OPTIONS '${options}'`,
+            base: s.base,
+            key,
+            cookie,
+            ids: ids.slice(0, N),
+            services: [{ name: 'A', ...s }],
+            database,
+            decideOn: () => ({ name: 'A', ...s }),
+            counts: () => true,
+          });
+          results.push({ options, ...r });
+        } finally {
+          await s.stop();
+        }
+      }
+    }
+    for (const r of results)
+      log(
+        `'${r.options}': ${r.cpuPerCycleMs.toFixed(2)} ms a cycle, CPU ${(r.cpu[0] * 100).toFixed(1)} %, ${r.requestsPerSecond.toFixed(1)} requests/s, RSS ≤ ${r.rss[0].toFixed(0)} MB, p50/p99 ${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms, 429s ${r.refused}, 503s ${r.unavailable} (load ${r.windowLoad.toFixed(1)})`,
+      );
+  }
+  const one =
+    COMPARE === undefined && PHASES.includes('one')
+      ? await phase({
+          name: 'one instance',
+          base: a.base,
+          key,
+          cookie,
+          ids: ids.slice(0, N),
+          services: [a],
+          database,
+          decideOn: () => a,
+          counts: () => true,
+        })
+      : undefined;
   let two;
-  if (PHASES.includes('two')) {
+  if (COMPARE === undefined && PHASES.includes('two')) {
     if (one !== undefined) {
       // Phase one's agents left at its end, and a wait its client leaves within 10 s of being held
       // costs one request (SPEC §8e): thousands of them, in the budget's minute (windows start on
@@ -524,7 +569,9 @@ try {
     });
   }
 
-  if (one === undefined || two === undefined) {
+  if (COMPARE !== undefined) {
+    log('comparison only: BENCHMARKS.md is left as it is');
+  } else if (one === undefined || two === undefined) {
     log(`phases ${PHASES.join(', ')} only: BENCHMARKS.md is left as it is`);
   } else {
     const load = loadavg()

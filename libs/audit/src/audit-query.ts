@@ -297,13 +297,59 @@ export function pageQuery(
 }
 
 /**
- * The first page of a walk without `q`, and the walk's snapshot, in one statement: the
- * organisation's newest sequence number (`snapshot`, text; null when it has no entries yet) on
- * every row. The snapshot bound itself is left out: in one statement every entry it can see has
- * a sequence number up to the head's (the head moves in the transaction that appends), so the
- * rows are exactly `pageQuery`'s with that snapshot.
+ * A page without `q` (`pageQuery`, `firstPageTextQuery`) read as one row (issue 28 §4): the entries
+ * of the page joined by Postgres with commas in the walk's order (`entries`, null for none), how
+ * many entries of the `take` asked for there were (`taken`: `take` means a next page) and the
+ * place of the page's last entry (`last_at`, `last_seq`: the `take - 1`th, null when there is
+ * none) — one string for the driver to decode and nothing for the service to join, where the
+ * rows were `take` rows of three or four columns. The same entries in the same order as the
+ * query's rows: each numbered by the query's own order, the last (`take`th) only counted.
  */
-export function firstPageQuery(
+export interface AuditPageText {
+  entries: string | null;
+  taken: number;
+  last_at: string | null;
+  last_seq: string | null;
+  /** The first page's snapshot (`firstPageTextQuery`): the organisation's newest sequence number. */
+  snapshot?: string | null;
+}
+
+/**
+ * `query` (a page read whose last parameter is its LIMIT, `take`) as an `AuditPageText`;
+ * `outer` adds columns to the one row.
+ */
+function pageText(query: SqlQuery, outer = ''): SqlQuery {
+  const take = `$${query.params.length}`;
+  const numbered = query.sql.replace(/^SELECT /, `SELECT row_number() OVER (${ORDER}) AS n, `);
+  return {
+    sql: `SELECT string_agg(p.entry_json, ',' ORDER BY p.n) FILTER (WHERE p.n < ${take}) AS entries,
+        count(*)::int AS taken,
+        min(p.created_at_utc) FILTER (WHERE p.n = ${take} - 1) AS last_at,
+        min(p.seq) FILTER (WHERE p.n = ${take} - 1) AS last_seq${outer}
+      FROM (${numbered}) p`,
+    params: query.params,
+  };
+}
+
+/** `pageQuery` as one row (`AuditPageText`). */
+export function pageTextQuery(
+  organisationId: string,
+  filter: AuditFilter,
+  snapshot: string,
+  after: AuditPosition | undefined,
+  take: number,
+): SqlQuery {
+  return pageText(pageQuery(organisationId, filter, snapshot, after, take));
+}
+
+/**
+ * The first page of a walk without `q`, and the walk's snapshot, in one statement and one row
+ * (`AuditPageText`): the organisation's newest sequence number (`snapshot`, text; null when it
+ * has no entries yet). The snapshot bound itself is left out: in one statement every entry it
+ * can see has a sequence number up to the head's (the head moves in the transaction that
+ * appends), so the entries are exactly `pageQuery`'s with that snapshot.
+ */
+export function firstPageTextQuery(
   organisationId: string,
   filter: AuditFilter,
   take: number,
@@ -312,11 +358,14 @@ export function firstPageQuery(
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
   const limit = c.bind(take);
-  return {
-    sql: `SELECT ${auditJsonColumns()}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot
-      FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
-    params: c.params,
-  };
+  return pageText(
+    {
+      sql: `SELECT ${auditJsonColumns()} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
+      params: c.params,
+    },
+    `,
+        (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
+  );
 }
 
 /**

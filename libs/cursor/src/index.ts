@@ -1,3 +1,3 @@
 export { CursorCodec, deriveCursorKey, MAX_CURSOR_LENGTH, type CursorScope } from './cursor-codec';
 export { KeysetCursorCodec, type KeysetPosition } from './keyset-cursor';
-export { keysetPage } from './keyset-page';
+export { keysetAfter, keysetPage } from './keyset-page';

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { Column, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 /**
  * An organisation API key. The key itself is never stored: only its HMAC-SHA-256 under the
@@ -9,16 +8,7 @@ import { References } from '../database/references.decorator';
 @Entity({ name: 'api_keys' })
 @Index('api_keys_key_hash_key', ['keyHash'], { unique: true })
 @Index('api_keys_organisation_created_idx', ['organisationId', 'createdAt'])
-export class ApiKeyEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class ApiKeyEntity extends OrganisationRow {
   @Column('text')
   name!: string;
 

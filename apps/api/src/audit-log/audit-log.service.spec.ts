@@ -19,6 +19,22 @@ function jsonRow(seq: number) {
   };
 }
 
+/**
+ * A page as the page reads return it (`AuditPageText`): entries `seqs` (up to `take`), the
+ * first `take - 1` joined, and the place of the `take - 1`th.
+ */
+function textPage(seqs: number[], take: number, snapshot?: string) {
+  const page = seqs.slice(0, take - 1).map(jsonRow);
+  const last = seqs.length === take ? page.at(-1) : undefined;
+  return {
+    entries: page.length === 0 ? null : page.map((r) => r.entry_json).join(','),
+    taken: seqs.length,
+    last_at: last?.created_at_utc ?? null,
+    last_seq: last?.seq ?? null,
+    ...(snapshot === undefined ? {} : { snapshot }),
+  };
+}
+
 /** An entry as the walk query returns it: `n` is its place in the chunk. */
 function row(seq: number, n: number, hit: boolean) {
   return { ...jsonRow(seq), hit, n: String(n) };
@@ -104,11 +120,10 @@ describe('AuditLogService search walk', () => {
 describe('AuditLogService first page', () => {
   it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const rows = [3, 2, 1].map((seq) => ({ ...jsonRow(seq), snapshot: '7' }));
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
-        return calls.length === 1 ? rows : [];
+        return [calls.length === 1 ? textPage([3, 2, 1], 3, '7') : textPage([], 3)];
       },
     } as unknown as DataSource;
     const service = new AuditLogService(
@@ -121,7 +136,7 @@ describe('AuditLogService first page', () => {
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
-    expect(calls[0].sql).toContain('entry_json');
+    expect(calls[0].sql).toContain('string_agg(p.entry_json');
     expect(calls[0].params).toEqual([ORG, 3]);
     const page = answer.parse();
     expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([
@@ -141,7 +156,10 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {
-      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...jsonRow(seq), snapshot: '3' }))),
+      firstPageText: jest.fn(async (_org: string, _filter: unknown, take: number) =>
+        textPage([3, 2, 1], take, '3'),
+      ),
+      pageText: jest.fn(async () => textPage([1], 3)),
       jsonPage: jest.fn(async () => [jsonRow(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
@@ -179,9 +197,9 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
-    expect(repository.jsonPage).not.toHaveBeenCalled();
+    expect(repository.pageText).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.jsonPage).toHaveBeenCalledWith(
+    expect(repository.pageText).toHaveBeenCalledWith(
       ORG,
       expect.anything(),
       '3',
@@ -230,6 +248,6 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       status: 400,
     });
-    expect(repository.firstPage).not.toHaveBeenCalled();
+    expect(repository.firstPageText).not.toHaveBeenCalled();
   });
 });

@@ -2,6 +2,7 @@ import { DomainError, JsonText } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AuditFilter,
+  type AuditPageText,
   AuditPosition,
   AuditCursorCodec,
   AuditQueryError,
@@ -18,10 +19,24 @@ import type { AppConfig } from '../config/app-config';
 import { AuditEntryResponse, AuditJsonRow, AuditLogPage, isoMillis } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
-const position = (row: AuditJsonRow): AuditPosition => ({
+const position = (row: Pick<AuditJsonRow, 'created_at_utc' | 'seq'>): AuditPosition => ({
   createdAt: isoMillis(row.created_at_utc),
   seq: String(row.seq),
 });
+
+/** A search's rows (up to `limit + 1`) as the page reads give theirs (`AuditPageText`). */
+function pageTextOf(rows: AuditJsonRow[], limit: number): AuditPageText {
+  let entries = '';
+  for (let i = 0; i < rows.length && i < limit; i++)
+    entries += (i === 0 ? '' : ',') + rows[i].entry_json;
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  return {
+    entries,
+    taken: rows.length,
+    last_at: last?.created_at_utc ?? null,
+    last_seq: last?.seq ?? null,
+  };
+}
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
@@ -44,7 +59,8 @@ export class AuditLogService {
   /**
    * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
    * answer is its JSON text: each entry's JSON as the database renders it (`AuditJsonRow`: the
-   * text stored when the entry was appended, while the renderer is the same), joined.
+   * text stored when the entry was appended, while the renderer is the same), joined — by
+   * Postgres, for a page without words (`AuditPageText`: one row to decode, issue 28 §4).
    */
   async list(
     organisationId: string,
@@ -67,33 +83,54 @@ export class AuditLogService {
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
     } else if (query.filter.words.length === 0) {
-      // The agents' common read: the first page and its snapshot in one round trip.
-      const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
-      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows);
+      // The agents' common read: the first page and its snapshot in one round trip, one row.
+      const page = await this.entries.firstPageText(organisationId, query.filter, query.limit + 1);
+      return this.answer(organisationId, page.snapshot ?? '0', digest, query.limit, page);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
+    if (query.filter.words.length === 0) {
+      const page = await this.entries.pageText(
+        organisationId,
+        query.filter,
+        snapshot,
+        after,
+        query.limit + 1,
+      );
+      return this.answer(organisationId, snapshot, digest, query.limit, page);
+    }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
-    return this.page(organisationId, snapshot, digest, query.limit, rows);
+    return this.answer(
+      organisationId,
+      snapshot,
+      digest,
+      query.limit,
+      pageTextOf(rows, query.limit),
+    );
   }
 
-  /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */
-  private page(
+  /**
+   * The page's JSON text from its entries as one text (`AuditPageText`, of up to `limit + 1`
+   * entries: one more means a next page, whose cursor starts after the page's last entry).
+   */
+  private answer(
     organisationId: string,
     snapshot: string,
     digest: string,
     limit: number,
-    rows: AuditJsonRow[],
+    page: AuditPageText,
   ): JsonText<AuditLogPage> {
-    const last = rows.length > limit ? rows[limit - 1] : undefined;
     const nextCursor =
-      last === undefined
-        ? null
-        : this.cursors.encode(organisationId, { ...position(last), snapshot, digest });
-    let entries = '';
-    for (let i = 0; i < rows.length && i < limit; i++)
-      entries += (i === 0 ? '' : ',') + rows[i].entry_json;
-    return new JsonText(`{"entries":[${entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+      page.taken > limit && page.last_at !== null && page.last_seq !== null
+        ? this.cursors.encode(organisationId, {
+            ...position({ created_at_utc: page.last_at, seq: page.last_seq }),
+            snapshot,
+            digest,
+          })
+        : null;
+    return new JsonText(
+      `{"entries":[${page.entries ?? ''}],"nextCursor":${JSON.stringify(nextCursor)}}`,
+    );
   }
 
   /** The most recent entries matching the filters (for the CSV export), newest first. */

@@ -1,22 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Check, Column, CreateDateColumn, Entity } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 import type { RuleMatch, RuleMode, RuleOrigin, RuleOutcome, RulePause } from './rule-engine';
-import { References } from '../database/references.decorator';
 
 /** One of an organisation's classification rules (SPEC §8d); argus reads them through RuleCache. */
 @Entity({ name: 'classification_rules' })
 @Check('classification_rules_mode_check', `"mode" IN ('off', 'shadow', 'enforce')`)
 @Check('classification_rules_origin_check', `"origin" IN ('member', 'always_allow', 'suggestion')`)
-export class ClassificationRuleEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class ClassificationRuleEntity extends OrganisationRow {
   @Column('text')
   name!: string;
 

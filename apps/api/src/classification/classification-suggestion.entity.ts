@@ -1,13 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Check, Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 import { ClassificationRuleEntity } from './classification-rule.entity';
-import { References, ReferencesInOrganisation } from '../database/references.decorator';
+import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /**
  * What a person said of one suggestion (SPEC §8d, suggestions): dismissed — never suggested
  * again — or applied, with the rule it made (the row goes with that rule, so a deleted rule's
  * suggestion may come back while the evidence holds). Suggestions themselves are not stored:
- * they are read from the last 30 days of decisions.
+ * they are read from the last 30 days of decisions. The row's `id` is the suggestion's, derived
+ * from (key, action name, argument shape).
  */
 @Entity({ name: 'classification_suggestions' })
 @Index(
@@ -18,17 +19,7 @@ import { References, ReferencesInOrganisation } from '../database/references.dec
   },
 )
 @Check('classification_suggestions_status_check', `"status" IN ('dismissed', 'applied')`)
-export class ClassificationSuggestionEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  /** The suggestion's id: derived from (key, action name, argument shape). */
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class ClassificationSuggestionEntity extends OrganisationRow {
   @Column('uuid')
   keyId!: string;
 

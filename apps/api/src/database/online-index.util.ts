@@ -43,6 +43,29 @@ export async function replaceIndexConcurrently(
   await queryRunner.query(`ALTER INDEX "${checked(next)}" RENAME TO "${checked(name)}"`);
 }
 
+/**
+ * A retention job's walk over a table appended in time order: a BRIN index on `created_at`,
+ * `<table>_created_idx` (block ranges summarise it in a few pages; an insert pays almost nothing
+ * for it, where a b-tree would add an entry to each), built CONCURRENTLY.
+ */
+export async function createCreatedAtBrinIndex(
+  queryRunner: QueryRunner,
+  table: string,
+): Promise<void> {
+  await createIndexConcurrently(
+    queryRunner,
+    `${table}_created_idx`,
+    `ON "${checked(table)}" USING brin ("created_at")`,
+  );
+}
+
+export async function dropCreatedAtBrinIndex(
+  queryRunner: QueryRunner,
+  table: string,
+): Promise<void> {
+  await dropIndexConcurrently(queryRunner, `${table}_created_idx`);
+}
+
 async function indexState(
   queryRunner: QueryRunner,
   name: string,

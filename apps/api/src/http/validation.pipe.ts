@@ -28,6 +28,10 @@ export class ApiValidationPipe extends ValidationPipe {
   private readonly outcomes = new WeakMap<object, Map<string, Outcome>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A custom decorator's value (`@CurrentApiKey()`, `@MemberCaller()`…) is the guards' work,
+    // never validated (Nest's `validateCustomDecorators` is off): handed back at once, as
+    // ValidationPipe would after two more promises (every keyed request has one, issue 28).
+    if (metadata.type === 'custom') return value;
     // A missing body is validated as an empty object, so required fields are named.
     // (A JSON `null` is a body, and not an object.)
     const input = metadata.type === 'body' && value === undefined ? {} : value;

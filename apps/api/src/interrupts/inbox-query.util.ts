@@ -236,6 +236,54 @@ export function inboxPageQuery(
 }
 
 /**
+ * A page of the plain listing (`inboxPageQuery` of LISTED_INTERRUPT_COLUMNS) as one row (issue
+ * 28 §4, as the audit page): the kept records of the page's rows joined by Postgres with commas
+ * in the listing's order (`records`, null for none), how many rows of the `take` asked for there
+ * were (`taken`: `take` means a next page), how many of the page's rows have no kept record
+ * (`unkept`: then `records` leaves them out, and the page is read row by row) and the place of
+ * the page's last row, the `take - 1`th (null when there is none) — one string for the driver to
+ * decode and nothing for the service to join, where the rows were `take` rows of four columns.
+ */
+export interface InboxPageText {
+  records: string | null;
+  taken: number;
+  unkept: number;
+  last_id: string | null;
+  /** Postgres' text of the timestamptz, as ListedInterruptRow's. */
+  last_created_at: string | null;
+  last_expires_at: string | null;
+}
+
+/** `inboxPageQuery` of the listed columns as one row (`InboxPageText`); its rows numbered in its own order. */
+export function inboxPageTextQuery(
+  organisationId: string,
+  filter: InboxFilter,
+  after: KeysetPosition | undefined,
+  take: number,
+): SqlQuery {
+  const q = inboxPageQuery(
+    organisationId,
+    filter,
+    after,
+    take,
+    `row_number() OVER (ORDER BY ${orderOf(filter)}) AS n, ${LISTED_INTERRUPT_COLUMNS}`,
+  );
+  // The LIMIT, `take`, is the page statement's last parameter.
+  const limit = `$${q.params.length}`;
+  const last = `FILTER (WHERE p.n = ${limit} - 1)`;
+  return {
+    sql: `SELECT string_agg(p.record_json, ',' ORDER BY p.n) FILTER (WHERE p.n < ${limit}) AS records,
+        count(*)::int AS taken,
+        (count(*) FILTER (WHERE p.n < ${limit} AND p.record_json IS NULL))::int AS unkept,
+        min(p.id::text) ${last} AS last_id,
+        min(p.created_at) ${last} AS last_created_at,
+        min(p.expires_at) ${last} AS last_expires_at
+      FROM (${q.sql}) p`,
+    params: q.params,
+  };
+}
+
+/**
  * How the two title-search plans compare on interrupts (libs/audit's chooseSearchPlan and
  * walkOn decide with these): the walk reads a listing index that carries the title words, about
  * a fifteenth of what the word index pays per match (a row visit, then a sort), so the index

@@ -1,17 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 import { SessionEntity } from '../sessions/session.entity';
 import type { StoredActionRequest } from './interrupt-record';
-import { References } from '../database/references.decorator';
 
 export const INTERRUPT_STATUSES = ['open', 'answered', 'expired', 'withdrawn'] as const;
 export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
@@ -54,16 +44,7 @@ export type Priority = (typeof PRIORITIES)[number];
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 @Check('interrupts_risk_check', `"risk" IN ('low', 'medium', 'high', 'critical')`)
 @Check('interrupts_priority_check', `"priority" IN ('low', 'normal', 'high', 'urgent')`)
-export class InterruptEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class InterruptEntity extends OrganisationRow {
   @Column('text')
   title!: string;
 

@@ -34,7 +34,13 @@ import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
 import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
+import {
+  type CursorScope,
+  KeysetCursorCodec,
+  keysetAfter,
+  keysetPage,
+  type KeysetPosition,
+} from '@interlock/cursor';
 import {
   type EscalationRow,
   escalationView,
@@ -896,23 +902,31 @@ export class InterruptsService {
    */
   async list(command: ListInterruptsCommand): Promise<InterruptListResponse> {
     const { organisationId, listing, caller } = command;
-    const page = await this.listRows<InterruptRow>(organisationId, listing, caller);
+    const plan = await this.listingPlan(organisationId, listing, caller);
+    const page = await this.listRows<InterruptRow>(organisationId, plan, listing);
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
 
   /**
    * `list` as the HTTP answer, as the audit page is answered (issue 28 item 4): the page is read
-   * as each interrupt's place and its record kept with its row (`record_json`, by this renderer),
-   * put in the page as it is — nothing of it decoded, nothing written out again; the interrupts
-   * whose record is not kept are then read whole in one statement and rendered. The same bytes
-   * as `list`'s page serialised.
+   * as each interrupt's record kept with its row (`record_json`, by this renderer), put in the
+   * page as it is — nothing of it decoded, nothing written out again. Without a title search it
+   * is one row, the records joined by Postgres (`InboxPageText`, issue 28 §4); a page with
+   * records not kept is read again row by row, and those interrupts read whole in one statement
+   * and rendered. The same bytes as `list`'s page serialised.
    */
   async listAnswer(command: ListInterruptsCommand): Promise<JsonText<InterruptListResponse>> {
     const { organisationId, listing, caller } = command;
+    const plan = await this.listingPlan(organisationId, listing, caller);
+    const joined =
+      plan !== undefined && plan.filter.words.length === 0
+        ? await this.joinedPage(organisationId, plan, listing.cursor)
+        : undefined;
+    if (joined !== undefined) return joined;
     const page = await this.listRows<ListedInterruptRow | InterruptRow>(
       organisationId,
+      plan,
       listing,
-      caller,
       LISTED_INTERRUPT_COLUMNS,
     );
     // A title search reads whole rows; the plain page reads the listed columns.
@@ -938,20 +952,49 @@ export class InterruptsService {
       }
       items += (items === '' ? '' : ',') + rendered;
     }
-    return new JsonText(
-      `{"interrupts":[${items}],"nextCursor":${JSON.stringify(page.nextCursor)}}`,
-    );
+    return listText(items, page.nextCursor);
   }
 
-  /** One page of the listing's rows (`columns`: what the plain listing reads of each, `Row`). */
-  private async listRows<
-    Row extends { id: string; created_at: Date | string; expires_at: Date | string | null },
-  >(
+  /**
+   * A page without a title search as one row, the kept records joined by Postgres
+   * (`InboxPageText`); undefined when a record of the page is not kept.
+   */
+  private async joinedPage(
+    organisationId: string,
+    plan: ListingPlan,
+    cursor: string | undefined,
+  ): Promise<JsonText<InterruptListResponse> | undefined> {
+    const after = keysetAfter(this.cursors, plan.scope, cursor);
+    // `my_teams` of a member in no team: nothing to read.
+    if (plan.filter.assignees?.ids.length === 0) return listText('', null);
+    const page = await this.interrupts.pageText(
+      this.reads,
+      organisationId,
+      plan.filter,
+      after,
+      plan.limit + 1,
+    );
+    if (page.unkept > 0) return undefined;
+    const last = { created_at: page.last_created_at as string, expires_at: page.last_expires_at };
+    const nextCursor =
+      page.taken > plan.limit && page.last_id !== null
+        ? this.cursors.encode(plan.scope, {
+            createdAt: listingPosition(plan.filter.order, last),
+            id: page.last_id,
+          })
+        : null;
+    return listText(page.records ?? '', nextCursor);
+  }
+
+  /**
+   * What a listing reads: its filter, the scope its cursors are bound to and its page size; or
+   * undefined when it is a valid query that matches nothing (`me` naming what the caller is not).
+   */
+  private async listingPlan(
     organisationId: string,
     query: InterruptListing,
     caller: ListCaller,
-    columns?: string,
-  ): Promise<{ rows: Row[]; nextCursor: string | null }> {
+  ): Promise<ListingPlan | undefined> {
     const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
@@ -965,8 +1008,8 @@ export class InterruptsService {
     const personal = query.assignee === 'me' || query.assignee === 'my_teams';
     // `me` names the caller: a key is no member and in no team, so nothing is assigned to it; a
     // member is no key, so it opened nothing. Both are valid queries that match nothing.
-    if (personal && memberId === undefined) return { rows: [], nextCursor: null };
-    if (query.openedBy === 'me' && apiKeyId === undefined) return { rows: [], nextCursor: null };
+    if (personal && memberId === undefined) return undefined;
+    if (query.openedBy === 'me' && apiKeyId === undefined) return undefined;
     const openedByKeyId = query.openedBy === 'me' ? apiKeyId : undefined;
     const order = query.order ?? 'newest';
     // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
@@ -1006,17 +1049,30 @@ export class InterruptsService {
       to,
       order,
     };
+    return {
+      filter,
+      scope: { organisationId, filters },
+      limit: query.limit ?? DEFAULT_PAGE,
+    };
+  }
+
+  /** One page of the listing's rows (`columns`: what the plain listing reads of each, `Row`). */
+  private async listRows<
+    Row extends { id: string; created_at: Date | string; expires_at: Date | string | null },
+  >(
+    organisationId: string,
+    plan: ListingPlan | undefined,
+    query: InterruptListing,
+    columns?: string,
+  ): Promise<{ rows: Row[]; nextCursor: string | null }> {
+    if (plan === undefined) return { rows: [], nextCursor: null };
+    const { filter } = plan;
     const page = await keysetPage<Row>(
       this.cursors,
-      { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
-      // The position is the order's key: createdAt, or the deadline (NO_DEADLINE for none).
-      (row) =>
-        order === 'deadline'
-          ? row.expires_at === null
-            ? NO_DEADLINE
-            : instantOf(row.expires_at)
-          : instantOf(row.created_at),
+      { ...plan.scope, cursor: query.cursor, limit: plan.limit },
+      (row) => listingPosition(filter.order, row),
       async (after, take) => {
+        const { assignees, words } = filter;
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         // A title search reads whole rows, which every `Row` a caller names includes.
         if (words.length > 0)
@@ -1131,4 +1187,25 @@ function timestampParameter(name: 'from' | 'to', value: string | undefined): str
       `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`,
     );
   return parsed;
+}
+
+/** A listing's answer: its records' JSON, joined with commas, and its next cursor. */
+function listText(items: string, nextCursor: string | null): JsonText<InterruptListResponse> {
+  return new JsonText(`{"interrupts":[${items}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+}
+
+/** A listing's filter, the scope its cursors are bound to and its page size (`listingPlan`). */
+interface ListingPlan {
+  filter: InboxFilter;
+  scope: CursorScope;
+  limit: number;
+}
+
+/** A row's place in a listing of this order: its createdAt, or its deadline (NO_DEADLINE for none). */
+function listingPosition(
+  order: InboxFilter['order'],
+  row: { created_at: Date | string; expires_at: Date | string | null },
+): Date {
+  if (order !== 'deadline') return instantOf(row.created_at);
+  return row.expires_at === null ? NO_DEADLINE : instantOf(row.expires_at);
 }

@@ -1,6 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { Check, Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sending', 'sent', 'logged', 'failed'] as const;
 /** `logged`: email is off (no SMTP_URL): not sent (outside production, written to a file in MAIL_DIR). */
@@ -22,16 +21,7 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
   'notifications_status_check',
   `"status" IN ('pending', 'sending', 'sent', 'logged', 'failed')`,
 )
-export class NotificationEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class NotificationEntity extends OrganisationRow {
   /** The member's user id; null for someone who is not a member yet (an invitation). */
   @Column('uuid', { nullable: true })
   recipientUserId!: string | null;

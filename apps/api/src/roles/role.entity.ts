@@ -1,20 +1,10 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
 import type { BuiltInRoleKey, Permission } from '@interlock/domain';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 @Entity({ name: 'roles' })
 @Index('roles_organisation_name_key', ['organisationId', 'name'], { unique: true })
-export class RoleEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class RoleEntity extends OrganisationRow {
   @Column('text')
   name!: string;
 

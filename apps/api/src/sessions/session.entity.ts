@@ -1,6 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { Check, Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 export const SESSION_STATUSES = ['active', 'ended', 'disconnected'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
@@ -22,16 +21,7 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 // name_search)), migration 1795781500000.
 @Index('sessions_name_search_keys_idx', { synchronize: false })
 @Check('sessions_status_check', `"status" IN ('active', 'ended', 'disconnected')`)
-export class SessionEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class SessionEntity extends OrganisationRow {
   @Column('text')
   name!: string;
 

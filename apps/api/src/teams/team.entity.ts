@@ -1,19 +1,9 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 @Entity({ name: 'teams' })
 @Index('teams_organisation_name_key', ['organisationId', 'name'], { unique: true })
-export class TeamEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class TeamEntity extends OrganisationRow {
   @Column('text')
   name!: string;
 

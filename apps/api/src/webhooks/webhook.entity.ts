@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
-import { References } from '../database/references.decorator';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationRow } from '../organisation/organisation-row';
 
 /**
  * An endpoint that receives the organisation's events (SPEC §8a). The signing secrets are kept
@@ -8,16 +7,7 @@ import { References } from '../database/references.decorator';
  */
 @Entity({ name: 'webhooks' })
 @Index('webhooks_organisation_created_idx', ['organisationId', 'createdAt', 'id'])
-export class WebhookEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @References(() => OrganisationEntity, 'organisation_id')
-  organisation?: OrganisationEntity;
-
+export class WebhookEntity extends OrganisationRow {
   @Column('text')
   url!: string;
 

@@ -15,6 +15,12 @@ import { principalOf } from '../principal';
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  /**
+   * Each handler's `@HeldWaitRoute` bound (none for most), read from its metadata once: it does
+   * not change while the app runs, and every key request asks (issue 28).
+   */
+  private readonly maxWaits = new WeakMap<object, { maxWait: number | undefined }>();
+
   constructor(
     private readonly budget: ApiKeyBudgetService,
     private readonly reflector: Reflector,
@@ -24,12 +30,21 @@ export class RateLimitGuard implements CanActivate {
     const req = context.getArgByIndex<HttpRequest>(0);
     const principal = principalOf(req);
     if (principal.kind !== 'api_key') return true;
-    const maxWait = this.reflector.get<number | undefined>(HELD_WAIT_ROUTE, context.getHandler());
+    const maxWait = this.maxWaitOf(context.getHandler());
     if (maxWait !== undefined && asksToWait(req.query, maxWait)) {
       deferSpending(req);
       return true;
     }
     spendOrRefuse(this.budget, principal.organisationId, context.getArgByIndex<HttpResponse>(1));
     return true;
+  }
+
+  private maxWaitOf(handler: ReturnType<ExecutionContext['getHandler']>): number | undefined {
+    let known = this.maxWaits.get(handler);
+    if (known === undefined) {
+      known = { maxWait: this.reflector.get<number | undefined>(HELD_WAIT_ROUTE, handler) };
+      this.maxWaits.set(handler, known);
+    }
+    return known.maxWait;
   }
 }

@@ -17,6 +17,28 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Entries written before this migration are chained here, oldest first (a maintenance step
  * that briefly disables the immutability trigger inside this transaction).
  */
+/**
+ * The append trigger's first form (the head row updated per entry): made here, and put back by
+ * `AuditLogLinearAppends1795350000000`'s down, so both emit this one text.
+ */
+export const PER_ENTRY_APPEND = `"audit_log_entries_append"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  head "audit_log_heads"%ROWTYPE;
+  now_ms timestamptz := date_trunc('milliseconds', clock_timestamp());
+BEGIN
+  INSERT INTO "audit_log_heads" (organisation_id, last_seq, last_hash, last_created_at)
+    VALUES (NEW.organisation_id, 0, '', '-infinity')
+    ON CONFLICT (organisation_id) DO NOTHING;
+  SELECT * INTO head FROM "audit_log_heads" WHERE organisation_id = NEW.organisation_id FOR UPDATE;
+  NEW.seq := head.last_seq + 1;
+  NEW.created_at := greatest(now_ms, head.last_created_at);
+  NEW.hash := "audit_log_entry_digest"(head.last_hash, NEW);
+  UPDATE "audit_log_heads"
+     SET last_seq = NEW.seq, last_hash = NEW.hash, last_created_at = NEW.created_at
+   WHERE organisation_id = NEW.organisation_id;
+  RETURN NEW;
+END $$`;
+
 export class AuditLogChainAndSearch1795300000000 implements MigrationInterface {
   name = 'AuditLogChainAndSearch1795300000000';
 
@@ -43,23 +65,7 @@ export class AuditLogChainAndSearch1795300000000 implements MigrationInterface {
           e.target_type, e.target_id, e.target_name, e.summary, e.metadata, e.ip_address
         )::text, 'UTF8')), 'hex')
       $$`);
-    await queryRunner.query(`CREATE FUNCTION "audit_log_entries_append"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  head "audit_log_heads"%ROWTYPE;
-  now_ms timestamptz := date_trunc('milliseconds', clock_timestamp());
-BEGIN
-  INSERT INTO "audit_log_heads" (organisation_id, last_seq, last_hash, last_created_at)
-    VALUES (NEW.organisation_id, 0, '', '-infinity')
-    ON CONFLICT (organisation_id) DO NOTHING;
-  SELECT * INTO head FROM "audit_log_heads" WHERE organisation_id = NEW.organisation_id FOR UPDATE;
-  NEW.seq := head.last_seq + 1;
-  NEW.created_at := greatest(now_ms, head.last_created_at);
-  NEW.hash := "audit_log_entry_digest"(head.last_hash, NEW);
-  UPDATE "audit_log_heads"
-     SET last_seq = NEW.seq, last_hash = NEW.hash, last_created_at = NEW.created_at
-   WHERE organisation_id = NEW.organisation_id;
-  RETURN NEW;
-END $$`);
+    await queryRunner.query(`CREATE FUNCTION ${PER_ENTRY_APPEND}`);
 
     // Chain what is already there, oldest first, then append through the trigger from now on.
     await queryRunner.query(

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { PER_ENTRY_APPEND } from './1795300000000-audit-log-chain-and-search';
 
 /**
  * Appends cost the same per entry however many one transaction writes. The append trigger used
@@ -101,22 +102,6 @@ END $$`);
     await queryRunner.query(
       `CREATE TRIGGER "audit_log_entries_words" AFTER INSERT ON "audit_log_entries" FOR EACH ROW EXECUTE FUNCTION "audit_log_entries_words"()`,
     );
-    await queryRunner.query(`CREATE OR REPLACE FUNCTION "audit_log_entries_append"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  head "audit_log_heads"%ROWTYPE;
-  now_ms timestamptz := date_trunc('milliseconds', clock_timestamp());
-BEGIN
-  INSERT INTO "audit_log_heads" (organisation_id, last_seq, last_hash, last_created_at)
-    VALUES (NEW.organisation_id, 0, '', '-infinity')
-    ON CONFLICT (organisation_id) DO NOTHING;
-  SELECT * INTO head FROM "audit_log_heads" WHERE organisation_id = NEW.organisation_id FOR UPDATE;
-  NEW.seq := head.last_seq + 1;
-  NEW.created_at := greatest(now_ms, head.last_created_at);
-  NEW.hash := "audit_log_entry_digest"(head.last_hash, NEW);
-  UPDATE "audit_log_heads"
-     SET last_seq = NEW.seq, last_hash = NEW.hash, last_created_at = NEW.created_at
-   WHERE organisation_id = NEW.organisation_id;
-  RETURN NEW;
-END $$`);
+    await queryRunner.query(`CREATE OR REPLACE FUNCTION ${PER_ENTRY_APPEND}`);
   }
 }

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently, dropIndexConcurrently } from '../online-index.util';
+import { createCreatedAtBrinIndex, dropCreatedAtBrinIndex } from '../online-index.util';
 
 /**
  * The retention job's walk (issue 34 item 3): session messages older than the retention, found
@@ -12,14 +12,10 @@ export class SessionMessageRetention1795763000000 implements MigrationInterface 
   transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await createIndexConcurrently(
-      queryRunner,
-      'session_messages_created_idx',
-      `ON "session_messages" USING brin ("created_at")`,
-    );
+    await createCreatedAtBrinIndex(queryRunner, 'session_messages');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await dropIndexConcurrently(queryRunner, 'session_messages_created_idx');
+    await dropCreatedAtBrinIndex(queryRunner, 'session_messages');
   }
 }

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently, dropIndexConcurrently } from '../online-index.util';
+import { createCreatedAtBrinIndex, dropCreatedAtBrinIndex } from '../online-index.util';
 
 /**
  * The retention job's walk (SPEC §8d, `CLASSIFICATION_MATCH_RETENTION`): rule matches older than
@@ -12,14 +12,10 @@ export class ClassificationMatchRetention1795772000000 implements MigrationInter
   transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await createIndexConcurrently(
-      queryRunner,
-      'classification_matches_created_idx',
-      `ON "classification_matches" USING brin ("created_at")`,
-    );
+    await createCreatedAtBrinIndex(queryRunner, 'classification_matches');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await dropIndexConcurrently(queryRunner, 'classification_matches_created_idx');
+    await dropCreatedAtBrinIndex(queryRunner, 'classification_matches');
   }
 }

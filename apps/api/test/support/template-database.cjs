@@ -17,12 +17,11 @@ const OWNER = 'INTERLOCK_TEST_TEMPLATE_DATABASE_OWNER';
 
 // A template's name says which process on which machine named it, so that one left behind by a
 // run that was killed (no teardown ran) is found and dropped by the next build on that machine.
-const PREFIX = 'interlock_template_';
-const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+const ON_THIS_MACHINE = `interlock_template_${createHash('sha256').update(hostname()).digest('hex').slice(0, 6)}_`;
 
 /** A new template's name (not yet created: the first that needs it builds it). */
 function nameTemplate() {
-  process.env[VARIABLE] = `${PREFIX}${HOST}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  process.env[VARIABLE] = `${ON_THIS_MACHINE}${process.pid}_${randomBytes(4).toString('hex')}`;
   process.env[OWNER] = String(process.pid);
   return process.env[VARIABLE];
 }
@@ -40,12 +39,13 @@ function running(pid) {
 /** Drops the templates (and scratch copies) named on this machine by processes that have ended. */
 async function dropOrphans(admin) {
   const { rows } = await admin.query(
-    "SELECT datname FROM pg_database WHERE datname LIKE 'interlock\\_template\\_%'",
+    'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+    [ON_THIS_MACHINE],
   );
   for (const { datname } of rows) {
-    const [host, pid] = datname.slice(PREFIX.length).split('_');
-    if (host !== HOST || !/^[0-9]+$/.test(pid ?? '') || running(Number(pid))) continue;
-    await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    const pid = datname.slice(ON_THIS_MACHINE.length).split('_')[0];
+    if (!/^[0-9]+$/.test(pid) || running(Number(pid))) continue;
+    await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
 }
 

@@ -309,7 +309,10 @@ describe('Interlock client: timeouts and aborts', () => {
       const started = Date.now();
       const settled = client(fetch, { timeout: 50, maxRetries: 0 })
         .whoami()
-        .catch((e: unknown) => ({ error: e, at: Date.now() }));
+        .then(
+          (answer): { error: unknown; at: number } => ({ error: answer, at: Date.now() }),
+          (e: unknown) => ({ error: e, at: Date.now() }),
+        );
       await advanceUntilSettled(settled);
       const { error, at } = await settled;
       expect(error).toBeInstanceOf(APIConnectionTimeoutError);

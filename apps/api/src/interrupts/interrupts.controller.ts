@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
 import { setBudgetHeaders, spendOrRefuse } from '../rate-limits/budget-answer';
+import type { BudgetVerdict } from '../rate-limits/api-key-budget';
 import { HeldWaitRoute, spendingDeferred } from '../rate-limits/held-wait.decorator';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
@@ -46,6 +47,7 @@ import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { SetPriorityDto } from './dto/set-priority.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { GetInterruptQuery, MAX_WAIT_SECONDS } from './dto/get-interrupt.query';
+import type { InterruptInclude } from './interrupt-record';
 import {
   InterruptCountsResponse,
   InterruptDetailResponse,
@@ -84,6 +86,13 @@ class HeldClient implements WaitClient {
  * guard. A class rather than three closures: a held request keeps it while it is held.
  */
 class KeyWaitBudget implements WaitBudget {
+  /**
+   * What was left when the wait was held, for its answer's `RateLimit-*` fields: kept as the one
+   * verdict and set on the response when the hold ends, not as four response headers for the
+   * whole hold (a held request's heap, issue 37 §6).
+   */
+  private held: BudgetVerdict | undefined;
+
   constructor(
     private readonly budget: ApiKeyBudgetService,
     private readonly organisationId: string,
@@ -95,13 +104,21 @@ class KeyWaitBudget implements WaitBudget {
   }
 
   hold(): void {
-    setBudgetHeaders(this.res, this.budget.peek(this.organisationId));
+    this.held = this.budget.peek(this.organisationId);
+  }
+
+  unhold(): void {
+    setBudgetHeaders(this.res, this.held);
+    this.held = undefined;
   }
 
   charge(): void {
     this.budget.charge(this.organisationId);
   }
 }
+
+/** No `include`: one set for every such read, not an empty one per request (a held wait keeps it). */
+const NO_INCLUDE: ReadonlySet<InterruptInclude> = new Set();
 
 @Controller('api/interrupts')
 @ApiTags('interrupts')
@@ -187,7 +204,10 @@ export class InterruptsController {
     @Req() req: HttpRequest,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
-    const include = new Set(query.include);
+    const include =
+      query.include === undefined || query.include.length === 0
+        ? NO_INCLUDE
+        : new Set(query.include);
     // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
     if (include.has('history')) assertMayReadAuditLog(caller);
     if (query.waitSeconds === undefined || query.waitSeconds === 0)

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -130,10 +130,8 @@ export class InterruptsController {
     private readonly budget: ApiKeyBudgetService,
   ) {}
 
-  @Post()
   @MachineRoute()
-  @Operation({
-    operationId: 'createInterrupt',
+  @Operation.Post('/', 'createInterrupt', {
     summary: 'Open an interrupt: ask humans to review 1–20 actions',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
@@ -164,10 +162,8 @@ export class InterruptsController {
     );
   }
 
-  @Get()
   @MachineOrMemberRoute('interrupt.read')
-  @Operation({
-    operationId: 'listInterrupts',
+  @Operation.Get('/', 'listInterrupts', {
     summary:
       "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
     ok: InterruptListResponse,
@@ -185,22 +181,18 @@ export class InterruptsController {
   }
 
   // Declared before ':id', which would otherwise take "counts" for an id.
-  @Get('counts')
   @MemberRoute('interrupt.read')
-  @Operation({
-    operationId: 'countInterrupts',
+  @Operation.Get('counts', 'countInterrupts', {
     summary: "The inbox tabs' counts for the signed-in member (capped)",
     ok: InterruptCountsResponse,
   })
-  counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
+  counts(@CurrentMember() member: MemberPrincipal) {
     return this.interrupts.counts(member.organisationId, member.memberId);
   }
 
-  @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
   @HeldWaitRoute(MAX_WAIT_SECONDS)
-  @Operation({
-    operationId: 'getInterrupt',
+  @Operation.Get(':id', 'getInterrupt', {
     summary:
       "One interrupt with its decisions (and, with include, its session, history and argus's receipts)",
     ok: InterruptDetailResponse,
@@ -232,10 +224,8 @@ export class InterruptsController {
     );
   }
 
-  @Post(':id/decisions')
   @MemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'decideInterrupt',
+  @Operation.Post(':id/decisions', 'decideInterrupt', {
     summary: 'Decide one action request (one decision per action)',
   })
   @ApiCreatedResponse({
@@ -260,11 +250,9 @@ export class InterruptsController {
     });
   }
 
-  @Post(':id/cancel')
   @HttpCode(200)
   @MachineOrMemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'cancelInterrupt',
+  @Operation.Post(':id/cancel', 'cancelInterrupt', {
     summary:
       'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
   })
@@ -280,10 +268,8 @@ export class InterruptsController {
     return this.lifecycle.cancel(caller, id, body.reason ?? null);
   }
 
-  @Post(':id/extend')
   @MemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'extendInterruptDeadline',
+  @Operation.Post(':id/extend', 'extendInterruptDeadline', {
     summary: "Move an open interrupt's deadline later",
     ok: InterruptResponse,
   })
@@ -292,14 +278,12 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: ExtendDeadlineDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.lifecycle.extend(caller, id, body.timeoutSeconds);
   }
 
-  @Post(':id/assign')
   @MemberRoute('interrupt.assign')
-  @Operation({
-    operationId: 'assignInterrupt',
+  @Operation.Post(':id/assign', 'assignInterrupt', {
     summary: 'Assign to a member or a team of the organisation, or unassign ({"memberId": null})',
     ok: InterruptResponse,
   })
@@ -308,7 +292,7 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: AssignInterruptDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.review.assign({
       interruptId: id,
       // The body names exactly one (its validation): a team, a member, or `memberId: null`.
@@ -322,10 +306,8 @@ export class InterruptsController {
     });
   }
 
-  @Post(':id/priority')
   @MemberRoute('interrupt.assign')
-  @Operation({
-    operationId: 'setInterruptPriority',
+  @Operation.Post(':id/priority', 'setInterruptPriority', {
     summary: 'Change how urgent an open interrupt is (low, normal, high, urgent)',
     ok: InterruptResponse,
   })
@@ -334,15 +316,13 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: SetPriorityDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.review.setPriority({ interruptId: id, priority: body.priority, ...caller });
   }
 
-  @Post(':id/escalate')
   @HttpCode(200)
   @MemberRoute('interrupt.escalate')
-  @Operation({
-    operationId: 'escalateInterrupt',
+  @Operation.Post(':id/escalate', 'escalateInterrupt', {
     summary: 'Raise the escalation level, with an optional reason',
   })
   // SPEC §6: `{reason?}` — no body at all escalates without a reason.

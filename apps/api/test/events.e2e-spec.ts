@@ -449,27 +449,35 @@ describe('organisation events across instances', () => {
     await client.until(() => client.events.length === 1);
 
     // B's first write pays the fresh instance's one-time costs (caches, statement plans); what is
-    // timed below is the path from B's writes to A's stream, so B is warmed up first.
+    // timed below is the path from B's writes to A's stream, so B is warmed up first. Every wait
+    // here outlasts the 15 s heartbeat, so a push that never comes shows as a long delay (the
+    // heartbeat's catch-up found it), not as a timeout.
+    const seen = (id: string) =>
+      client.events.find((e) => (e.data.interrupt as { id: string } | undefined)?.id === id);
     const warm = await openOn(b.baseUrl, 'via B, warm-up');
-    await client.until(
-      () =>
-        client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === warm.id),
-      5_000,
-    );
+    await client.until(() => seen(warm.id) !== undefined, 20_000);
 
-    const delays: number[] = [];
-    for (let i = 1; i <= 3; i++) {
-      const sent = Date.now();
-      const opened = await openOn(b.baseUrl, `via B #${i}`);
-      await client.until(
-        () =>
-          client.events.some(
-            (e) => (e.data.interrupt as { id: string } | undefined)?.id === opened.id,
-          ),
-        5_000,
-      );
-      delays.push((client.events.at(-1) as SseEvent).at - sent);
+    // A round: three interrupts opened through B, each timed from B's answer (the interrupt is
+    // committed) to its event on A. Pushed across instances, that is milliseconds (a figure of
+    // tools:bench-scale-out, BENCHMARKS.md "Scale-out"); found by a heartbeat's catch-up instead,
+    // it is anywhere in the 15 s between two, so three under 2 s each happen by chance one round
+    // in ~400. A loaded machine (seen: 6.4 s from sending the POST at load 30-38, most of it the
+    // POST itself) gets up to three rounds; the defect misses them all.
+    const round = async (attempt: number) => {
+      const delays: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const opened = await openOn(b.baseUrl, `via B #${attempt}.${i}`);
+        const answered = Date.now();
+        await client.until(() => seen(opened.id) !== undefined, 20_000);
+        delays.push(Math.max(0, (seen(opened.id) as SseEvent).at - answered));
+      }
+      return Math.max(...delays);
+    };
+    let slowest = Infinity;
+    for (let attempt = 1; attempt <= 3 && !(slowest < 2_000); attempt++) {
+      slowest = await round(attempt);
     }
+    expect(slowest).toBeLessThan(2_000);
     const decided = await fetch(
       `${b.baseUrl}/api/interrupts/${(client.events[1].data.interrupt as { id: string }).id}/decisions`,
       {
@@ -479,16 +487,12 @@ describe('organisation events across instances', () => {
       },
     );
     expect(decided.status).toBe(201);
-    await client.until(() => client.events.some((e) => e.event === 'interrupt.answered'), 5_000);
-    // Pushed across instances, not found by the next 15 s heartbeat's catch-up: the bound is
-    // well under a heartbeat so a loaded machine cannot fail it. The latency itself is a figure
-    // of tools:bench-scale-out (BENCHMARKS.md, Scale-out), not of this test.
-    expect(Math.max(...delays)).toBeLessThan(5_000);
+    await client.until(() => client.events.some((e) => e.event === 'interrupt.answered'), 20_000);
     const lastId = [...client.events].reverse().find((e) => e.id !== undefined)?.id as string;
 
     // A stops: its stream ends. What happens meanwhile is delivered by B on resume.
     expect(await a.stop()).toBe(0);
-    await client.until(() => client.ended, 5_000);
+    await client.until(() => client.ended, 15_000);
     const missed = await openOn(b.baseUrl, 'while A was down');
     const resumed = await SseClient.open(`${b.baseUrl}/api/events`, {
       cookie,

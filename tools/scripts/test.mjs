@@ -4,7 +4,7 @@
 // type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set). The nx tasks run in
-// two lanes (see LANE_GROUPS). Its closing lines say where the time went: each phase, the nx tasks
+// two lanes (see LANE_GROUPS in lane-groups.cjs). Its closing lines say where the time went: each phase, the nx tasks
 // (from NX_PROFILE's traces, tmp/nx-profile-*.json) and the slowest test files (from the runners'
 // reports in tmp/test-results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,14 +20,15 @@ import {
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import templateDatabase from '../../apps/api/test/support/template-database.cjs';
+import laneGroups from './lane-groups.cjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = join(root, 'tmp', 'test-results');
 // Nx's Chrome traces of the run's tasks, one per nx run (chrome://tracing or ui.perfetto.dev open them).
 const nxProfile = (name) => join('tmp', `nx-profile-${name}.json`);
-const TARGETS = ['lint', 'typecheck', 'test', 'e2e', 'e2e-express', 'e2e-crewai'];
 const TOP = 15;
+const { LANE_GROUPS } = laneGroups;
 
 /**
  * Runs a check with its output held back, so checks run side by side print one after another:
@@ -108,6 +109,16 @@ function timeReport(phases, files, loadAtStart) {
     `  wall ${clock(total)}; load average at the start ${load(loadAtStart)}, at the end ${load(loadavg())}`,
   );
   lines.push(`  phases: ${phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(', ')}`);
+  if (lanesTaken.some((taken) => taken.length > 0)) {
+    lines.push("  lanes, the groups each took (start–end on the run's clock):");
+    for (const [i, taken] of lanesTaken.entries()) {
+      const groups = taken.map(
+        (g) =>
+          `${g.name} ${clock(g.start - first.start)}–${clock(g.end - first.start)}${g.code === 0 ? '' : ' (failed)'}`,
+      );
+      lines.push(`    ${i + 1}: ${groups.join(', ')}`);
+    }
+  }
   const tasks = nxTasks();
   if (tasks.length > 0) {
     const t0 = first.start;
@@ -159,21 +170,6 @@ async function runChecks(env) {
 }
 
 /**
- * The nx run's groups of tasks, longest first (the lanes take them in this order). In one
- * `nx run-many --parallel=2` nx started the most depended-on projects' tasks first, so the browser
- * tests — a project nothing depends on, and the longest task (891 s in run J) — started only after
- * the API's e2e suite, at 16:47, and ended the run at 31:38. Now one lane starts with them as soon
- * as the builds are done, the other with the rest of the TypeScript tasks (nx's order inside it);
- * whichever lane is free first takes the next group.
- */
-const LANE_GROUPS = [
-  { name: 'web-e2e', args: ['-t', 'e2e', '-p', 'web-e2e'] },
-  { name: 'main', args: ['-t', ...TARGETS, '--exclude', 'web-e2e,contract,sdk-python'] },
-  { name: 'contract', args: ['-t', 'e2e', 'e2e-express', '-p', 'contract'] },
-  { name: 'sdk-python', args: ['-t', ...TARGETS, '-p', 'sdk-python'] },
-];
-
-/**
  * One nx run, its output passed on a whole line at a time (two run side by side), its trace in
  * tmp/nx-profile-<name>.json. Resolves to its exit code.
  */
@@ -201,29 +197,37 @@ function nx(name, args, env, parallel = 1) {
       });
       from.on('end', () => rest !== '' && to.write(`${rest}\n`));
     }
+    child.on('error', (error) => {
+      console.error(`[test] nx ${name}: ${error.message}`);
+      resolve(1);
+    });
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
+/** Each lane's groups, in the order taken (start and end in ms since the epoch), for the report. */
+const lanesTaken = [[], []];
+
 /**
  * The nx tasks: first the builds (and the Python venv) every later run finds done, then
  * LANE_GROUPS on two lanes, one nx run of one task at a time each (the machine has two cores;
- * Playwright and Jest run two workers of their own), then web-e2e's lint and type-check, whose
- * dependencies' checks the lanes have cached. Every group runs even when one fails.
+ * Playwright and Jest run two workers of their own). Every group runs even when one fails.
  */
 async function runLanes(env) {
   const built = await nx('builds', ['-t', 'build', 'setup'], env, 2);
   if (built !== 0) return built;
   const queue = [...LANE_GROUPS];
   const codes = [];
-  const lane = async () => {
+  const lane = async (taken) => {
     for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
       console.log(`[test] nx: ${group.name} (${group.args.join(' ')})`);
-      codes.push(await nx(group.name, group.args, env));
+      const start = Date.now();
+      const code = await nx(group.name, group.args, env);
+      taken.push({ name: group.name, start, end: Date.now(), code });
+      codes.push(code);
     }
   };
-  await Promise.all([lane(), lane()]);
-  codes.push(await nx('web-e2e-checks', ['-t', 'lint', 'typecheck', '-p', 'web-e2e'], env));
+  await Promise.all(lanesTaken.map(lane));
   return codes.find((c) => c !== 0) ?? 0;
 }
 

@@ -109,7 +109,18 @@ describe('revocation across instances', () => {
     expect(servedBefore).toBeGreaterThan(20 * 16);
     expect(refusedAfter).toBeGreaterThan(20);
     // Both instances acknowledged: no revoke waited out the 3 s lease that covers a silent one.
-    expect(Math.max(...revokeMs)).toBeLessThan(3_000);
+    // A logs each revoke that did (a clock bound on every one of the 20 fails on a loaded machine
+    // for one slow request: revokes peaked at 6 s at load 25–60, session 10); and the typical
+    // revoke takes well under a lease, where a sync that is not woken by its acknowledgements
+    // takes the lease and 250 ms every time.
+    expect(
+      a
+        .output()
+        .split('\n')
+        .filter((line) => /did not acknowledge a change|waiting out the lease/.test(line)),
+    ).toEqual([]);
+    const median = [...revokeMs].sort((x, y) => x - y)[Math.floor(revokeMs.length / 2)];
+    expect(median).toBeLessThan(3_000);
   });
 
   it('a plan change through A is seen by B for every request after its answer', async () => {

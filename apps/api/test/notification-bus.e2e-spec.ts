@@ -15,6 +15,20 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 const TIMING: BusTiming = { heartbeatMs: 200, leaseMs: 1_000 };
 
+/**
+ * Up to three attempts of a timed step (the test machine is shared, and a loaded one can stall
+ * this process for longer than a bound's margin): passes when one attempt meets `bound`. A bus
+ * that waits out a lease, or keeps trusting itself past one, misses it on every attempt.
+ */
+async function withinOnce(bound: number, attempt: () => Promise<number>): Promise<void> {
+  const seen: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    seen.push(Math.round(await attempt()));
+    if (seen[i] < bound) return;
+  }
+  throw new Error(`over ${bound} ms on every attempt: ${seen.join(', ')} ms`);
+}
+
 // The LISTEN connection behind the key cache and the Live View: it must prove it receives (or
 // say it is unhealthy, and the cache is bypassed), reconnect and ask for a resync, and let a
 // change wait until every instance has handled it.
@@ -39,6 +53,12 @@ describe('PostgresNotificationBus', () => {
   }
   const deafen = (bus: PostgresNotificationBus) =>
     (bus as unknown as { client: Client }).client.query('UNLISTEN *');
+  /** Resolves once the LISTEN commands the bus has queued (a new subscription's) have run. */
+  const listening = (bus: PostgresNotificationBus) => {
+    const queued = (bus as unknown as { listening: unknown }).listening;
+    if (!(queued instanceof Promise)) throw new Error('the bus no longer queues its LISTENs');
+    return queued;
+  };
 
   beforeAll(async () => {
     db = await createMigratedTestDatabase();
@@ -55,7 +75,7 @@ describe('PostgresNotificationBus', () => {
     expect(bus.healthy).toBe(true);
     const seen: string[] = [];
     bus.subscribe('interlock_test', (p) => seen.push(p));
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(bus);
     await bus.publish('interlock_test', 'hello');
     await until(() => seen.includes('hello'), 2_000);
   });
@@ -66,7 +86,7 @@ describe('PostgresNotificationBus', () => {
     const seen: string[] = [];
     receiver.subscribe('interlock_test_all', (p) => seen.push(p));
     await until(() => receiver.healthy, 2_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(receiver);
     const payloads = Array.from({ length: 300 }, (_, n) => `org:${n}`);
     await sender.publishAll('interlock_test_all', payloads);
     await sender.publishAll('interlock_test_all', []);
@@ -87,13 +107,19 @@ describe('PostgresNotificationBus', () => {
 
   it('stops trusting itself within a lease when it silently stops receiving, then recovers', async () => {
     const bus = buses[0];
-    const before = resyncs;
-    await deafen(bus); // as a half-open connection would be: no error, no notifications
-    const deafAt = performance.now();
-    await until(() => !bus.healthy, 3_000);
-    expect(performance.now() - deafAt).toBeLessThan(TIMING.leaseMs + 300);
-    await until(() => bus.healthy, 5_000);
-    expect(resyncs).toBeGreaterThan(before);
+    // The margin over the lease is this process's own lateness in noticing (it polls every
+    // 20 ms); one that trusted itself a lease longer, or for ever, misses it every time.
+    await withinOnce(TIMING.leaseMs + 300, async () => {
+      await until(() => bus.healthy, 5_000);
+      const before = resyncs;
+      await deafen(bus); // as a half-open connection would be: no error, no notifications
+      const deafAt = performance.now();
+      await until(() => !bus.healthy, 3_000);
+      const untrustedAfter = performance.now() - deafAt;
+      await until(() => bus.healthy, 5_000);
+      expect(resyncs).toBeGreaterThan(before);
+      return untrustedAfter;
+    });
   });
 
   it('sync returns once every live instance has handled what came before it', async () => {
@@ -102,14 +128,20 @@ describe('PostgresNotificationBus', () => {
     await until(() => one.healthy && two.healthy, 3_000);
     const handled: string[] = [];
     two.subscribe('interlock_test', (p) => handled.push(p));
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(two);
+    let change = 0;
     for (let i = 0; i < 5; i++) {
-      await one.publish('interlock_test', `change ${i}`);
-      const started = performance.now();
-      await one.sync();
-      // The other instance handled the change before it acknowledged the barrier.
-      expect(handled).toContain(`change ${i}`);
-      expect(performance.now() - started).toBeLessThan(TIMING.leaseMs);
+      // Well under the lease that a sync waiting for an answer that never came takes.
+      await withinOnce(TIMING.leaseMs, async () => {
+        const sent = `change ${change++}`;
+        await one.publish('interlock_test', sent);
+        const started = performance.now();
+        await one.sync();
+        const took = performance.now() - started;
+        // The other instance handled the change before it acknowledged the barrier.
+        expect(handled).toContain(sent);
+        return took;
+      });
     }
   });
 
@@ -128,8 +160,10 @@ describe('PostgresNotificationBus', () => {
     const three = await startBus();
     await until(() => one.healthy && two.healthy && three.healthy, 5_000);
     await three.close();
-    const started = performance.now();
-    await one.sync();
-    expect(performance.now() - started).toBeLessThan(TIMING.leaseMs);
+    await withinOnce(TIMING.leaseMs, async () => {
+      const started = performance.now();
+      await one.sync();
+      return performance.now() - started;
+    });
   });
 });

@@ -1,13 +1,12 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { PreparedReads } from '../src/database/prepared-reads';
-import { StatementExecution } from '../src/database/prepared-statement';
 import { instrumentPreparedReads } from '../src/metrics/database-metrics';
 import { Metrics } from '../src/metrics/metrics';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-// PreparedReads runs its statements through its own node-postgres Submittable (StatementExecution):
-// described once, then Bind/Execute/Sync only. Its rows must be the driver's, value for value.
+// PreparedReads runs its statements as node-postgres' named statements on the data source's pool
+// (or a transaction's connection): its rows and errors must be what `dataSource.query` gives.
 describe('prepared reads on Postgres', () => {
   let db: TestDatabase;
   let ds: DataSource;
@@ -37,39 +36,13 @@ describe('prepared reads on Postgres', () => {
   const SELECT_ALL = `SELECT id, name, size, big, ratio, ok, at, doc, raw, tags, born, size AS size FROM things WHERE id = ANY(ARRAY[$1, $2]::uuid[]) ORDER BY id`;
   const ids = ['9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f', '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5'];
 
-  it('passes its start-up self-check on this node-postgres, and fails it when the writer misreads rows', async () => {
-    expect(await reads.selfCheck()).toBeNull();
-    expect(await new PreparedReads(ds, false).selfCheck()).toBeNull();
-    // As if a pg upgrade changed what StatementExecution relies on: its rows no longer arrive.
-    const lost = jest
-      .spyOn(StatementExecution.prototype, 'handleDataRow')
-      .mockImplementation(() => undefined);
-    try {
-      expect(await reads.selfCheck()).toMatch(
-        /^the described execution gave \[\] where the driver gives \[\{"id":/,
-      );
-    } finally {
-      lost.mockRestore();
-    }
-    // And as if the driver's connection no longer took a Submittable at all.
-    const broken = jest.spyOn(StatementExecution.prototype, 'submit').mockImplementation(() => {
-      throw new TypeError("Cannot read properties of undefined (reading 'parsedStatements')");
-    });
-    try {
-      expect(await reads.selfCheck()).toMatch(/^the probe failed: /);
-    } finally {
-      broken.mockRestore();
-    }
-    expect(await reads.selfCheck()).toBeNull();
-  });
-
-  it('gives the rows the driver gives, on the described execution and on every one after it, on every connection', async () => {
+  it('gives the rows the driver gives, on every connection', async () => {
     const expected = await ds.query(SELECT_ALL, ids);
     expect(expected).toHaveLength(2);
     expect(expected[1].at).toBeInstanceOf(Date);
     expect(expected[1].doc).toEqual({ a: { c: 'd' }, b: [1, 2.5, null] });
     // Enough executions at once that each of the pool's connections parses the statement, and
-    // most run without describing it.
+    // most run it as already prepared there.
     const runs = await Promise.all(Array.from({ length: 12 }, () => reads.query(SELECT_ALL, ids)));
     for (const rows of runs) {
       expect(rows).toEqual(expected);
@@ -94,48 +67,12 @@ describe('prepared reads on Postgres', () => {
       reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[0]]),
     );
     expect(rows).toEqual([[], 1]);
-    // Described as returning nothing: the second execution skips the description and still answers.
+    // Already prepared on a connection: a second execution answers the same way.
     expect(
       await ds.transaction((tx) =>
         reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[1]]),
       ),
     ).toEqual([[], 1]);
-  });
-
-  it('takes numbers, booleans, nulls and lists as the driver does, and hands other parameters to the driver', async () => {
-    const sql = `SELECT $1::int + 1 AS n, $2::boolean AS b, $3::text IS NULL AS missing, $4::text[] AS list`;
-    expect(await reads.query(sql, [41, false, null, ['a', 'b c']])).toEqual([
-      { n: 42, b: false, missing: true, list: ['a', 'b c'] },
-    ]);
-    // Lists are written as the driver writes them: quotes, backslashes, commas, braces, NULL, nesting.
-    const awkward = ['say "hi"', 'back\\slash', 'a,b', '{x}', null, 'NULL', '', ' spaced '];
-    const lists = `SELECT $1::text[] AS texts, $2::uuid[] AS ids, $3::int[] AS grid, $4::text[] AS none`;
-    const params = [
-      awkward,
-      ids,
-      [
-        [1, 2],
-        [3, null],
-      ],
-      [],
-    ];
-    const viaDriver = await ds.query(lists, params);
-    expect(viaDriver).toEqual([
-      {
-        texts: awkward,
-        ids,
-        grid: [
-          [1, 2],
-          [3, null],
-        ],
-        none: [],
-      },
-    ]);
-    expect(await reads.query(lists, params)).toEqual(viaDriver);
-    expect(await reads.query(lists, params)).toEqual(viaDriver);
-    expect(await reads.query(`SELECT $1::int + 1 AS n, $2::boolean AS b`, [41, true])).toEqual([
-      { n: 42, b: true },
-    ]);
   });
 
   it("fails as TypeORM's QueryFailedError with the driver's error, and the connections stay usable", async () => {
@@ -160,7 +97,7 @@ describe('prepared reads on Postgres', () => {
     expect(rows).toEqual(Array.from({ length: 6 }, () => [{ id: ids[0] }]));
   });
 
-  it('after a change of a column type, never decodes rows with the old description', async () => {
+  it('after a change of a column type, answers with the new type only', async () => {
     await ds.query(`CREATE TABLE shifting (id int PRIMARY KEY, v int)`);
     await ds.query(`INSERT INTO shifting VALUES (1, 42)`);
     const sql = `SELECT v FROM shifting WHERE id = $1`;
@@ -245,7 +182,7 @@ describe('prepared reads on Postgres', () => {
       interlock_db_unnamed_statements: 1,
       interlock_db_unnamed_fallbacks: 0,
     });
-    // Off (the embedded database, a pooler, a failed self-check): nothing is named.
+    // Off (the embedded database, a pooler, no pool of its own): nothing is named.
     const off = new PreparedReads(ds, false, 'a reason');
     await off.query(texts[0], [ids[0]]);
     expect(await series(off)).toEqual({
@@ -257,7 +194,7 @@ describe('prepared reads on Postgres', () => {
     });
   });
 
-  it('asked to be on with no pool of its own to run on, is off with the reason and fails its self-check', async () => {
+  it('asked to be on with no pool of its own to run on, is off with the reason it fails to start with', async () => {
     // As if a TypeORM upgrade had moved the driver's pool (driver.master).
     const poolless = { driver: {} } as unknown as DataSource;
     const reads = new PreparedReads(poolless, true);
@@ -265,11 +202,11 @@ describe('prepared reads on Postgres', () => {
     expect(reads.offBecause).toMatch(
       /^the data source has no pool of its own to name statements on/,
     );
-    expect(await reads.selfCheck()).toBe(reads.offBecause);
+    expect(reads.startFailure).toBe(reads.offBecause);
     // Off by choice is no failure, and says why.
     const chosen = new PreparedReads(poolless, false, 'the embedded database');
     expect(chosen.offBecause).toBe('the embedded database');
-    expect(await chosen.selfCheck()).toBeNull();
+    expect(chosen.startFailure).toBeUndefined();
     expect(new PreparedReads(poolless, false).offBecause).toBe('turned off by its caller');
   });
 

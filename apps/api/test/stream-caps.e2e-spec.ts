@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { SignInSessionService } from '../src/auth/sign-in-session.service';
 import { OrganisationEventsService } from '../src/events/organisation-events.service';
+import { StreamAdmission } from '../src/notifications/stream-admission';
 import { LiveViewService } from '../src/sessions/live-view.service';
 import {
   builtInRoleIds,
@@ -11,6 +12,7 @@ import {
 } from './support/factories';
 import { SseClient } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 /**
  * Issue 34 item 1: open event streams are capped per person, per organisation and per instance
@@ -35,11 +37,14 @@ describe('event stream caps (SPEC §8b)', () => {
     if (client.status === 200) open.push(client);
     return client;
   };
-  /** Closes a client and waits until the service has forgotten its stream. */
+  /** Streams the service holds now, as its caps count them. */
+  const held = () => t.app.get(StreamAdmission).held();
+  /** Closes a client and waits until the service has forgotten its stream (its slot is free). */
   const close = async (client: SseClient) => {
+    const before = held();
     client.close();
     open.splice(open.indexOf(client), 1);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => held() === before - 1, 'the closed stream to give its slot back');
   };
   const expectRefused = (
     res: request.Response,
@@ -79,7 +84,7 @@ describe('event stream caps (SPEC §8b)', () => {
   });
   afterEach(async () => {
     for (const client of open.splice(0)) client.close();
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => held() === 0, 'every closed stream to give its slot back');
   });
   afterAll(async () => {
     await t.close();

@@ -1,12 +1,18 @@
 import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 
+/** What an `ExpiringSeal` holds: a value that carries its own end. */
+export interface Expiring {
+  /** Milliseconds since the epoch; past it the token is refused. */
+  readonly expiresAt: number;
+}
+
 /**
  * A short-lived value sealed into the token that carries it (an emailed link, a cookie):
  * AES-256-GCM under a key derived from the server secret for `purpose` alone, so nothing is
  * stored before the token comes back. `open` answers undefined for a token that is malformed,
  * altered, sealed under another secret or purpose, or past its `expiresAt`.
  */
-export class ExpiringSeal<T extends { readonly expiresAt: number }> {
+export class ExpiringSeal<T extends Expiring> {
   private readonly box: WebhookSecretBox;
   private readonly shape: RegExp;
 

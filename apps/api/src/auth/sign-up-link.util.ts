@@ -1,4 +1,4 @@
-import { ExpiringSeal } from './expiring-seal.util';
+import { type Expiring, ExpiringSeal } from './expiring-seal.util';
 
 /** How long an emailed sign-up link works. */
 export const SIGN_UP_LINK_HOURS = 24;
@@ -9,13 +9,11 @@ export const SIGN_UP_LINK_HOURS = 24;
  * server secret for this purpose alone) into the emailed link itself, so nothing is stored
  * before the link is used and an abandoned sign-up leaves nothing behind.
  */
-export interface PendingSignUp {
+export interface PendingSignUp extends Expiring {
   readonly email: string;
   readonly name: string;
   readonly organisationName: string;
   readonly passwordHash: string;
-  /** Milliseconds since the epoch; past it the link is refused. */
-  readonly expiresAt: number;
 }
 
 /** The emailed link's token: the sign-up, or undefined when it was altered, sealed under another secret, or expired. */

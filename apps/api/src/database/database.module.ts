@@ -26,7 +26,7 @@ import type { Logger } from 'pino';
       // Only where each pooled connection is a session of its own (see PreparedReads): an
       // external database whose pool goes to Postgres itself (no separate DATABASE_DIRECT_URL).
       // On, or loudly off: the start-up log says which, and why.
-      useFactory: async (connection: DatabaseConnection, logger: Logger) => {
+      useFactory: (connection: DatabaseConnection, logger: Logger) => {
         const off = (reason: string) => {
           logger.info(`named prepared statements: off (${reason})`);
           return new PreparedReads(connection.dataSource, false, reason);
@@ -47,15 +47,14 @@ import type { Logger } from 'pino';
               `named prepared statements: a transaction's statement ran unnamed (${reason}); later ones are counted (interlock_db_unnamed_fallbacks), not logged`,
             ),
         });
-        const problem = await reads.selfCheck();
-        if (problem !== null) {
+        if (reads.startFailure !== undefined) {
           logger.error(
-            { problem },
-            'named prepared statements: the self-check failed, so the hot reads run unnamed through the driver (database/prepared-reads.ts and prepared-statement.ts rely on TypeORM and node-postgres internals an upgrade may have changed)',
+            { problem: reads.startFailure },
+            'named prepared statements: asked to be on, but the hot reads run unnamed through the driver (database/prepared-reads.ts names statements on the pool TypeORM keeps as driver.master; an upgrade may have moved it)',
           );
-          return off(`the self-check failed: ${problem}`);
+          return off(reads.startFailure);
         }
-        logger.info('named prepared statements: on (self-check passed)');
+        logger.info('named prepared statements: on');
         return reads;
       },
       inject: [DatabaseConnection, LOGGER],

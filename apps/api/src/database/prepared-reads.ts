@@ -1,57 +1,25 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Pool, PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { Queryable } from './query-rows.util';
-import {
-  PreparedStatement,
-  type StatementExecution,
-  type StatementResult,
-} from './prepared-statement';
 
 /** A transaction's raw `query`, as TypeORM's EntityManager types it (the caller names the rows). */
 export interface TransactionQueries extends Queryable {
   query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
 }
 
-/**
- * A statement by name on a connection of the pool: pg-pool's `query` checks one out, sets the
- * execution's callback, and releases the connection when it answers. Parameters the execution
- * does not take as they are go through the driver's own `Query`.
- */
-function runOnPool(
-  pool: Pool,
-  statement: PreparedStatement,
-  params: unknown[],
-): Promise<StatementResult> {
-  const execution = statement.execution(params);
-  if (execution === undefined)
-    return pool.query({ name: statement.name, text: statement.text, values: params });
-  return (pool as unknown as { query(e: StatementExecution): Promise<StatementResult> }).query(
-    execution,
-  );
+/** A text's statement: one name per text (the driver refuses a name reused for another text). */
+interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
 }
 
-/** The same on a transaction's connection, which stays checked out. */
-function runOnClient(
-  client: PoolClient,
-  statement: PreparedStatement,
-  params: unknown[],
-): Promise<StatementResult> {
-  const execution = statement.execution(params);
-  if (execution === undefined)
-    return client.query({ name: statement.name, text: statement.text, values: params });
-  return new Promise((resolve, reject) => {
-    execution.callback = (error, result) =>
-      error ? reject(error) : resolve(result as StatementResult);
-    client.query(execution);
-  });
+function namedStatement(text: string): NamedStatement {
+  return {
+    name: `interlock_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
+    text,
+  };
 }
-
-/** The self-check's probe: a uuid, text, an int, a timestamp, jsonb, an array and a null. */
-const SELF_CHECK = `SELECT $1::uuid AS id, $2::text AS name, $3::int + 1 AS n, $4::timestamptz AS at,
-  jsonb_build_object('a', $3::int, 'b', ARRAY[$2::text]) AS doc, ARRAY[$3::int, 2] AS list,
-  $5::text AS nothing /* interlock self-check */`;
-const SELF_CHECK_ID = '9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f';
 
 /** Distinct statements prepared at most (each connection keeps each one it ran). */
 export const MAX_PREPARED_STATEMENTS = 500;
@@ -61,7 +29,7 @@ export interface PreparedReadsOptions {
   readonly maxStatements?: number;
   /**
    * Told once, the first time a text past the cap runs unnamed: the service logs it as a warning
-   * (DatabaseModule), since those reads lose the statement writer's saving without a word else.
+   * (DatabaseModule), since those reads lose the saving of a named statement without a word else.
    */
   readonly onCapReached?: (cap: number, sql: string) => void;
   /**
@@ -82,9 +50,11 @@ interface TransactionRunner {
  * The hot reads (an interrupt, an audit page) as named prepared statements on the data source's
  * own pool: Postgres parses and plans each statement once per connection instead of once per
  * request — for the interrupt read, about four times the statement's own cost on this machine
- * (issue 14, BENCHMARKS.md). Each runs as a `PreparedStatement`'s execution, described once a connection and
- * then Bind/Execute/Sync only. Rows and errors are as `dataSource.query` gives them: the driver's
- * rows, and a failed statement as TypeORM's `QueryFailedError` carrying the driver's error.
+ * (issue 14, BENCHMARKS.md). Each runs through node-postgres' public named statements
+ * (`query({ name, text, values })`); issue 28 §2 measured our own wire-protocol writer against them
+ * and it bought nothing (BENCHMARKS.md), so it is gone. Rows and errors are as `dataSource.query`
+ * gives them: the driver's rows, and a failed statement as TypeORM's `QueryFailedError` carrying the
+ * driver's error.
  *
  * Named statements live in a server session, so they are used only when the pool's connections
  * are sessions of their own: not through a transaction-pooling proxy (configured with
@@ -96,19 +66,20 @@ interface TransactionRunner {
  *
  * Never silently off (issue 28): off is chosen with a reason (`offBecause`, the start-up line
  * `named prepared statements: off (<why>)`); asked to be on where the data source has no pool of
- * its own to name statements on, it is off with that reason and its self-check fails; and a
+ * its own to name statements on, it is off with that reason (`startFailure`: an error line at
+ * start, DatabaseModule); and a
  * transaction's statement that cannot reach the transaction's connection runs unnamed, counted
  * (`fallbacks`) and reported once (`onFallback`, a warning in the log).
  */
 export class PreparedReads {
-  private readonly statements = new Map<string, PreparedStatement>();
+  private readonly statements = new Map<string, NamedStatement>();
   private readonly pool: Pool | undefined;
   private readonly maxStatements: number;
   private readonly unnamed = new Set<string>();
   /** Why the statements run unnamed: as given when off by choice, or the missing pool's reason. */
   readonly offBecause: string | undefined;
-  /** Set when asked to be on with no pool to run on: the self-check's failure. */
-  private readonly poolMissing: string | undefined;
+  /** Set when asked to be on with no pool to run on: why, for the start-up error line. */
+  readonly startFailure: string | undefined;
   private fellBack = 0;
 
   /**
@@ -122,11 +93,11 @@ export class PreparedReads {
     private readonly options: PreparedReadsOptions = {},
   ) {
     this.pool = enabled ? (dataSource.driver as unknown as { master?: Pool }).master : undefined;
-    this.poolMissing =
+    this.startFailure =
       enabled && this.pool === undefined
         ? "the data source has no pool of its own to name statements on (TypeORM's driver.master is missing: a TypeORM upgrade may have moved it)"
         : undefined;
-    this.offBecause = enabled ? this.poolMissing : (offBecause ?? 'turned off by its caller');
+    this.offBecause = enabled ? this.startFailure : (offBecause ?? 'turned off by its caller');
     this.maxStatements = options.maxStatements ?? MAX_PREPARED_STATEMENTS;
   }
 
@@ -154,45 +125,12 @@ export class PreparedReads {
     return this.fellBack;
   }
 
-  /**
-   * Whether the statement writer still works with this node-postgres (it drives the driver's
-   * `Connection` and Submittable protocol, which pg does not promise to keep): a probe with one
-   * column of each kind the hot reads decode, run through PreparedStatement twice on one
-   * connection (parsed and described, then Bind/Execute/Sync only) and once through the driver,
-   * must give the same rows. Null when it does (or the writer was turned off); else what went
-   * wrong — including a writer asked to be on with no pool to run on — and the caller turns the
-   * writer off, loudly (DatabaseModule).
-   */
-  async selfCheck(): Promise<string | null> {
-    if (this.pool === undefined) return this.poolMissing ?? null;
-    const params = [SELF_CHECK_ID, 'Ünïcødé "q"', 41, '2026-11-21T10:00:00.123456Z', null];
-    const client = await this.pool.connect();
-    let problem: string | null = null;
-    try {
-      const expected = (await client.query(SELF_CHECK, params)).rows;
-      const statement = new PreparedStatement(SELF_CHECK);
-      for (const run of ['described', 'prepared']) {
-        const rows = (await runOnClient(client, statement, params)).rows;
-        if (!isDeepStrictEqual(rows, expected)) {
-          problem = `the ${run} execution gave ${JSON.stringify(rows)} where the driver gives ${JSON.stringify(expected)}`;
-          break;
-        }
-      }
-    } catch (error) {
-      problem = `the probe failed: ${(error as Error).message}`;
-    } finally {
-      // A connection the probe may have left mid-statement is closed, not pooled.
-      client.release(problem !== null);
-    }
-    return problem;
-  }
-
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     const statement = this.pool === undefined ? undefined : this.statementOf(sql);
     if (this.pool === undefined || statement === undefined)
       return this.dataSource.query(sql, params);
     try {
-      const result = await runOnPool(this.pool, statement, params);
+      const result = await this.pool.query({ ...statement, values: params });
       return result.rows as T[];
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
@@ -224,7 +162,7 @@ export class PreparedReads {
           return tx.query<T>(sql, params);
         }
         try {
-          const raw = await runOnClient(client, statement, params);
+          const raw: QueryResult = await client.query({ ...statement, values: params });
           return (
             raw.command === 'UPDATE' || raw.command === 'DELETE'
               ? [raw.rows, raw.rowCount]
@@ -237,15 +175,15 @@ export class PreparedReads {
     };
   }
 
-  /** One statement, and so one name, per text (the driver refuses a name reused for another text). */
-  private statementOf(sql: string): PreparedStatement | undefined {
+  /** One statement, and so one name, per text. */
+  private statementOf(sql: string): NamedStatement | undefined {
     let statement = this.statements.get(sql);
     if (statement === undefined) {
       if (this.statements.size >= this.maxStatements) {
         this.noteUnnamed(sql);
         return undefined;
       }
-      statement = new PreparedStatement(sql);
+      statement = namedStatement(sql);
       this.statements.set(sql, statement);
     }
     return statement;

@@ -24,3 +24,12 @@ export async function queryRows<T>(
   }
   return result as T[];
 }
+
+/** Whether the statement answers at least one row (a `SELECT 1 … WHERE …` asked as a yes or no). */
+export async function hasRow(
+  db: Queryable,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<boolean> {
+  return (await queryRows<unknown>(db, sql, parameters)).length > 0;
+}

@@ -1,5 +1,6 @@
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
+import { leaseClaimStatement } from '../jobs/lease-claim.util';
 import { OutboxWorker, type OutboxWorkerBase } from '../jobs/outbox-worker';
 import { attemptOutcome } from '../webhooks/webhook-retry.util';
 import type { AttemptResult, WebhookSender } from '../webhooks/webhook-sender';
@@ -16,25 +17,15 @@ interface ClaimedResume {
   max_attempts: number;
 }
 
-/**
- * Claims due resumes: FOR UPDATE SKIP LOCKED, so of several instances exactly one takes each. A
- * claim is a lease: the row turns `delivering` with `due_at` the lease's end, and is due again
- * if this instance dies before it records the attempt.
- */
-const CLAIM = `
-WITH due AS (
-  SELECT organisation_id, interrupt_id FROM interrupt_resumes
-   WHERE status IN ('pending', 'delivering') AND due_at <= now()
-   ORDER BY due_at
-   LIMIT $1
-   FOR UPDATE SKIP LOCKED
-)
-UPDATE interrupt_resumes r
-   SET status = 'delivering', attempt_count = r.attempt_count + 1, last_attempt_at = now(),
-       due_at = now() + $2::int * interval '1 millisecond'
-  FROM due
- WHERE r.organisation_id = due.organisation_id AND r.interrupt_id = due.interrupt_id
-RETURNING r.organisation_id, r.interrupt_id, r.sealed, r.event_id, r.body, r.attempt_count, r.max_attempts`;
+/** Claims due resumes as leases (`leaseClaimStatement`): `delivering` while one is attempted. */
+const CLAIM = leaseClaimStatement({
+  table: 'interrupt_resumes',
+  key: ['organisation_id', 'interrupt_id'],
+  leased: 'delivering',
+  alsoSet: 'last_attempt_at = now()',
+  returning:
+    'r.organisation_id, r.interrupt_id, r.sealed, r.event_id, r.body, r.attempt_count, r.max_attempts',
+});
 
 /** Records an attempt, if the row is still this attempt's (a lease that ran out may have been taken over). */
 const RECORD = `

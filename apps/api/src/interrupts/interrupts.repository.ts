@@ -6,7 +6,7 @@ import type { KeysetPosition } from '@interlock/cursor';
 // composes the fragments those owners lend rather than calling them.
 import { targetHistoryJson } from '@interlock/audit';
 import { linkedSessionJson } from '../sessions/sessions.repository';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import {
   INTERRUPT_COLUMNS,
   InboxFilter,
@@ -512,12 +512,12 @@ export class InterruptsRepository {
     id: string,
     actionName: string,
   ): Promise<boolean> {
-    const rows = await queryRows<{ one: number }>(
+    return hasRow(
       db,
-      `SELECT 1 AS one FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = $3`,
+      `SELECT 1 FROM interrupt_decisions
+        WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = $3`,
       [organisationId, id, actionName],
     );
-    return rows.length > 0;
   }
 
   /**

@@ -1,13 +1,12 @@
-import { writeAuditEntry } from '@interlock/audit';
 import type { Queryable } from '../database/query-rows.util';
-import { beginMembership } from '../members/memberships.repository';
+import { admitMember } from '../members/member-admission.util';
 import type { InvitationsRepository, PendingInvitationRow } from './invitations.repository';
 
 /**
  * A person joins an organisation by its pending invitation, inside the caller's transaction: the
- * membership with the invitation's role, the invitation used up, and the `member.joined` entry
- * (by the person). Accepting the invitation's link and single sign-on both admit this way.
- * `already` when they are a current member: nothing is written, and the caller decides.
+ * membership with the invitation's role, the `member.joined` entry (by the person; `admitMember`)
+ * and the invitation used up. Accepting the invitation's link and single sign-on both admit this
+ * way. `already` when they are a current member: nothing is written, and the caller decides.
  */
 export async function admitByInvitation(
   tx: Queryable,
@@ -16,22 +15,15 @@ export async function admitByInvitation(
   who: { userId: string; name: string; ip: string | null },
 ): Promise<'joined' | 'rejoined' | 'already'> {
   const organisationId = invitation.organisation_id;
-  const began = await beginMembership(tx, organisationId, who.userId, invitation.role_id);
-  if (began === 'already') return began;
-  await invitations.markAccepted(tx, organisationId, invitation.id);
-  await writeAuditEntry(tx, {
-    organisationId,
+  const began = await admitMember(tx, organisationId, who, invitation.role_id, {
     action: 'member.joined',
-    actor: { type: 'member', id: who.userId, name: who.name },
-    target: { type: 'user', id: who.userId, name: who.name },
     metadata: {
       invitationId: invitation.id,
       email: invitation.email,
       roleId: invitation.role_id,
       role: invitation.role_name,
-      ...(began === 'rejoined' ? { rejoined: true as const } : {}),
     },
-    ipAddress: who.ip,
   });
+  if (began !== 'already') await invitations.markAccepted(tx, organisationId, invitation.id);
   return began;
 }

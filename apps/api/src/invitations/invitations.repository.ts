@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import { joinOrganisations } from '../organisation/organisations.repository';
 import { joinRoles } from '../roles/roles.repository';
 
@@ -58,13 +58,12 @@ export class InvitationsRepository {
 
   /** Whether the address has a pending (unused, unexpired) invitation to the organisation. */
   async hasPending(db: Queryable, organisationId: string, email: string): Promise<boolean> {
-    const rows = await queryRows<unknown>(
+    return hasRow(
       db,
       `SELECT 1 FROM invitations
         WHERE organisation_id = $1 AND email = $2 AND accepted_at IS NULL AND expires_at > now()`,
       [organisationId, email],
     );
-    return rows.length > 0;
   }
 
   async insert(

@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { lineBatching } from './log-destination.util';
@@ -71,4 +73,56 @@ describe('lineBatching', () => {
       [2, 'line'],
     ]);
   });
+});
+
+describe('writeFully', () => {
+  it('writes all of a text to a full non-blocking pipe: the rest of a partial write, again after EAGAIN', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'write-fully-'));
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    // Over four times a pipe's 64 KiB, with letters of two and four bytes: a write stops mid-letter.
+    const unit = 'line é 😀 ';
+    const repeat = 30_000;
+    // The writer in a process of its own (writeFully holds its thread while the pipe is full). It
+    // opens the pipe read-write and non-blocking, so it needs no reader to open it and a full
+    // pipe answers EAGAIN; this test starts reading only once the writer has begun: its first
+    // write fills the pipe, and the next ones wait for room.
+    const script = buildSync({
+      stdin: {
+        contents: `
+          import { constants, openSync } from 'node:fs';
+          import { writeFully } from './log-destination.util';
+          const fd = openSync(process.argv[1], constants.O_RDWR | constants.O_NONBLOCK);
+          process.stderr.write('writing\\n');
+          writeFully(fd, ${JSON.stringify(unit)}.repeat(${repeat}));
+        `,
+        resolveDir: __dirname,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+    }).outputFiles[0].text;
+    const writer = spawn(process.execPath, ['-e', script, fifo], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const exited = new Promise<number | null>((resolve) => writer.on('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        writer.stderr.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('writing')) resolve();
+        });
+        writer.on('exit', () => reject(new Error('the writer exited before writing')));
+      });
+      const received: Buffer[] = [];
+      // The read side ends when the writer's process exits (the pipe's last writer gone).
+      for await (const chunk of createReadStream(fifo)) received.push(chunk as Buffer);
+      expect(await exited).toBe(0);
+      expect(Buffer.concat(received).equals(Buffer.from(unit.repeat(repeat)))).toBe(true);
+    } finally {
+      writer.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

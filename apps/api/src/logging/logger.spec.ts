@@ -1,8 +1,23 @@
-import { createServer, request, type Server } from 'node:http';
+import {
+  createServer,
+  IncomingMessage,
+  request,
+  ServerResponse,
+  type OutgoingHttpHeaders,
+  type Server,
+} from 'node:http';
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
+import {
+  context,
+  ROOT_CONTEXT,
+  trace,
+  type Context,
+  type ContextManager,
+} from '@opentelemetry/api';
 import type { AppConfig } from '../config/app-config';
 import { assignRequestId } from '../http/request-id.middleware';
+import { markTracingEnabled } from '../tracing/spans';
 import pino from 'pino';
 import { createLogger, httpLogger, isoTime, redactUrl } from './logger';
 
@@ -150,15 +165,27 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
 describe('the request line (httpLogger)', () => {
   let server: Server;
   const lines: Array<Record<string, unknown>> = [];
+  const served = new Map<string, { method: string; url: string; remoteAddress?: string }>();
+  const sentHeaders = new Map<string, OutgoingHttpHeaders>();
+  const json = { logLevel: 'info', logFormat: 'json' } as AppConfig;
 
   beforeAll(async () => {
-    const logger = createLogger({ logLevel: 'info', logFormat: 'json' } as AppConfig, {
+    const logger = createLogger(json, {
       write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
     });
     const log = httpLogger(logger, 'ilk_');
     server = createServer((req, res) => {
-      log(req, res, assignRequestId(req, res));
-      res.setHeader('set-cookie', 'session=cookie-from-the-service; HttpOnly');
+      const state = assignRequestId(req, res);
+      log(req, res, state);
+      served.set(state.id, {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        remoteAddress: req.socket.remoteAddress,
+      });
+      res.setHeader('set-cookie', ['session=cookie-from-the-service; HttpOnly', 'b=2']);
+      res.setHeader('x-quoted', 'a "quoted" \\ Ünï value');
+      res.setHeader('content-length', 2);
+      sentHeaders.set(state.id, res.getHeaders());
       res.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -167,9 +194,27 @@ describe('the request line (httpLogger)', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  async function send(headers: Record<string, string>, path = '/x'): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ port: (server.address() as AddressInfo).port, path, headers });
+      req.on('response', (res) => res.resume().on('end', resolve));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** The line of `requestId`, written when the response closes, just after the client has it. */
+  async function lineOf(requestId: string): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 1000 && !lines.some((l) => l.requestId === requestId); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const line = lines.find((l) => l.requestId === requestId);
+    if (line === undefined) throw new Error(`no line for ${requestId}`);
+    return line;
+  }
+
   it('censors every credential header, a Set-Cookie and a token in the Referer, and keeps the rest', async () => {
     const token = 'T'.repeat(43);
-    const headers = {
+    await send({
       'x-request-id': 'line-1',
       'x-api-key': KEY,
       cookie: 'session=cookie-secret-value',
@@ -178,17 +223,8 @@ describe('the request line (httpLogger)', () => {
       password: 'header-password-value',
       referer: `http://localhost/invitations/${token}`,
       'user-agent': 'line-test',
-    };
-    await new Promise<void>((resolve, reject) => {
-      const req = request({ port: (server.address() as AddressInfo).port, path: '/x', headers });
-      req.on('response', (res) => res.resume().on('end', resolve));
-      req.on('error', reject);
-      req.end();
     });
-    // The line is written when the response closes, just after the client has it.
-    for (let i = 0; i < 1000 && !lines.some((l) => l.requestId === 'line-1'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    const line = lines.find((l) => l.requestId === 'line-1') as {
+    const line = (await lineOf('line-1')) as {
       req: { headers: Record<string, string> };
       res: { headers: Record<string, string> };
     };
@@ -214,4 +250,108 @@ describe('the request line (httpLogger)', () => {
     });
     expect(line.res.headers['set-cookie']).toBe('[redacted]');
   });
+
+  it('is the line pino writes for the same fields: level, time, service, request, response, message', async () => {
+    // Values JSON must escape (quotes, a backslash, a tab, non-ASCII letters), a number, a list.
+    await send(
+      { 'x-request-id': 'line-2', 'user-agent': 'a\ttab "quoted" \\ Ünï', 'x-api-key': KEY },
+      `/x?key=${KEY}&q=1`,
+    );
+    const ours = await lineOf('line-2');
+    const request = served.get('line-2');
+    if (request === undefined) throw new Error('line-2 was not served');
+    const written: string[] = [];
+    // The same fields through pino (a logger made as the service's), censored by hand.
+    createLogger(json, { write: (line: string) => void written.push(line) }).info(
+      {
+        req: {
+          method: request.method,
+          url: '/x?key=[redacted]&q=1',
+          headers: {
+            'x-request-id': 'line-2',
+            'user-agent': 'a\ttab "quoted" \\ Ünï',
+            'x-api-key': '[redacted]',
+            host: `localhost:${(server.address() as AddressInfo).port}`,
+            connection: 'keep-alive',
+          },
+          remoteAddress: request.remoteAddress,
+        },
+        requestId: 'line-2',
+        res: {
+          statusCode: 200,
+          headers: { ...sentHeaders.get('line-2'), 'set-cookie': '[redacted]' },
+        },
+        durationMs: ours.durationMs,
+      },
+      'GET 200',
+    );
+    const pinos = JSON.parse(written[0]) as Record<string, unknown>;
+    expect(typeof ours.time).toBe('string');
+    expect(JSON.stringify({ ...ours, time: undefined })).toBe(
+      JSON.stringify({ ...pinos, time: undefined }),
+    );
+  });
+
+  it('carries the trace and span ids of the trace it is written in, with traces on', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    const manager = new SynchronousContexts();
+    context.setGlobalContextManager(manager);
+    markTracingEnabled(true);
+    try {
+      const traced: Array<Record<string, unknown>> = [];
+      const log = httpLogger(
+        createLogger(json, { write: (line: string) => void traced.push(JSON.parse(line)) }),
+        'ilk_',
+      );
+      const req = new IncomingMessage(new Socket());
+      req.method = 'GET';
+      req.url = '/x';
+      const res = new ServerResponse(req);
+      log(req, res, assignRequestId(req, res));
+      const span = trace.wrapSpanContext({ traceId, spanId, traceFlags: 1 });
+      context.with(trace.setSpan(ROOT_CONTEXT, span), () => res.emit('close'));
+      expect(traced).toHaveLength(1);
+      expect(traced[0]).toMatchObject({ traceId, spanId, req: { method: 'GET', url: '/x' } });
+    } finally {
+      markTracingEnabled(false);
+      context.disable();
+    }
+  });
+
+  it('is written only to a logger createLogger made (its stream and base fields)', () => {
+    expect(() => httpLogger(pino(), 'ilk_')).toThrow(/createLogger/);
+  });
 });
+
+/** Contexts entered and left synchronously (`context.with`): enough for a line written in one. */
+class SynchronousContexts implements ContextManager {
+  private current: Context = ROOT_CONTEXT;
+  active(): Context {
+    return this.current;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    entered: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    const previous = this.current;
+    this.current = entered;
+    try {
+      return fn.call(thisArg, ...args);
+    } finally {
+      this.current = previous;
+    }
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.current = ROOT_CONTEXT;
+    return this;
+  }
+}

@@ -1,18 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
-import type {
-  IncomingHttpHeaders,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-  ServerResponse,
-} from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '../config/app-config';
 import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
 import { traceFields, tracingEnabled } from '../tracing/spans';
 import { stdoutDestination } from './log-destination.util';
 import { onFirstUse } from '../loading/on-first-use.util';
+import { jsonMembers, jsonString, jsonValue } from './json-text.util';
 
 /** Loaded only for a log read by a person (LOG_FORMAT=pretty, or a terminal): JSON lines never need it (issue 28). */
 const pinoPretty = onFirstUse<typeof PinoPretty>('pino-pretty');
@@ -100,21 +96,45 @@ export function isoTime(): string {
   return timeField;
 }
 
+/** A line's level field: its label (`"level":"info"`), not pino's number. */
+const levelField = (label: string) => ({ level: label });
+
+/** The fields every line of the service's log starts with (pino's `base`). */
+const BASE = { service: 'interlock-api' } as const;
+
+/**
+ * Where a logger made by `createLogger` writes, and what it adds to a line, for the request line
+ * that `httpLogger` writes beside it (the same stream, so lines stay in order).
+ */
+interface LineSink {
+  readonly stream: DestinationStream;
+  /** `,"service":"interlock-api"`: the base fields, as pino writes them after `time`. */
+  readonly baseFields: string;
+  /** With traces on, a line's trace and span ids (pino's `mixin`). */
+  readonly mixin: (() => Record<string, unknown>) | undefined;
+}
+
+const lineSinks = new WeakMap<Logger, LineSink>();
+
 export function createLogger(config: AppConfig, destination?: DestinationStream): Logger {
   const pretty = destination === undefined ? isPrettyLog(config) : config.logFormat === 'pretty';
-  return pino(
+  const stream = pretty ? prettyDestination(destination) : (destination ?? stdoutDestination());
+  // With traces on, every line written within a trace carries its trace and span ids.
+  const mixin = tracingEnabled() ? traceFields : undefined;
+  const logger = pino(
     {
       level: config.logLevel,
       serializers: { err: serializeError },
-      base: { service: 'interlock-api' },
+      base: BASE,
       timestamp: isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      formatters: { level: (label) => ({ level: label }) },
-      // With traces on, every line written within a trace carries its trace and span ids.
-      ...(tracingEnabled() ? { mixin: traceFields } : {}),
+      formatters: { level: levelField },
+      ...(mixin === undefined ? {} : { mixin }),
     },
-    pretty ? prettyDestination(destination) : (destination ?? stdoutDestination()),
+    stream,
   );
+  lineSinks.set(logger, { stream, baseFields: `,${JSON.stringify(BASE).slice(1, -1)}`, mixin });
+  return logger;
 }
 
 /** Query parameters whose values are credentials by their name, whatever the value looks like. */
@@ -274,13 +294,6 @@ function requestFields(req: IncomingMessage & { originalUrl?: string }, apiKeyPr
   };
 }
 
-/** The response's headers as a request line holds them: a `Set-Cookie` censored. */
-function responseHeaders(res: ServerResponse): OutgoingHttpHeaders {
-  const headers = res.getHeaders();
-  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = REDACTED;
-  return headers;
-}
-
 interface LogContext {
   readonly logger: Logger;
   readonly apiKeyPrefix: string;
@@ -311,46 +324,69 @@ export function requestLog(request: object): Logger {
   return log;
 }
 
+/** A credential header's name (`SECRET_REQUEST_HEADERS`). */
+const SECRET_REQUEST_HEADER: ReadonlySet<string> = new Set(SECRET_REQUEST_HEADERS);
+
+/** A level's opening of a line, as pino writes it with `createLogger`'s level formatter (`{"level":"info"`). */
+const levelOpening = (label: string) => JSON.stringify(levelField(label)).slice(0, -1);
+
 /**
  * One structured line per request when its response completes (or its connection closes
  * first): request id, method, redacted URL and headers, route, status, response headers and
- * duration, at `info` (`warn` for a 5xx). Written with the service's logger directly: no child
- * logger, serializer or listener is made for a request unless its line will be written, so at
- * `LOG_LEVEL=silent` (or `error`) a request pays one field write here (issue 14: pino-http's
- * per-request child loggers cost about a tenth of the request path even when silent).
+ * duration, at `info` (`warn` for a 5xx). No child logger, serializer or listener is made for a
+ * request unless its line will be written, so at `LOG_LEVEL=silent` (or `error`) a request pays
+ * one field write here (issue 14: pino-http's per-request child loggers cost about a tenth of
+ * the request path even when silent).
  *
- * The line's fields are censored as they are built (`requestFields`, `responseHeaders`), and it
- * is written through a child of the logger without pino's path redaction: the line holds no
- * field of the caller's choosing, and `REDACTED_PATHS`' wildcards made pino clone and walk
- * every line's request and response objects — 8.5 % of the service's busy time serving
- * `GET /api/whoami` (issue 28, BENCHMARKS.md). Every other line keeps pino's redaction.
+ * The line has one fixed shape, so it is written as JSON text directly (`json-text.util.ts`),
+ * censored as it is written — credential headers, a `Set-Cookie`, secrets in the URL and the
+ * Referer (`redactUrl`) — to the logger's own stream, with the fields pino gives every line
+ * (level, time, service, and with traces on the trace and span ids): no object is built for
+ * pino to walk and `JSON.stringify` again, which was most of the line's cost (issue 28,
+ * BENCHMARKS.md). `logger` must come from `createLogger`. Every other line is pino's, with
+ * pino's redaction.
  */
 export function httpLogger(
   logger: Logger,
   apiKeyPrefix: string,
 ): (req: IncomingMessage, res: ServerResponse, state: RequestState) => void {
+  const found = lineSinks.get(logger);
+  if (found === undefined) throw new Error('httpLogger writes to a logger made by createLogger');
+  const sink: LineSink = found;
   const context: LogContext = { logger, apiKeyPrefix };
-  const lines = logger.child({}, { redact: { paths: [], censor: REDACTED } });
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
+  const info = levelOpening('info');
+  const warn = levelOpening('warn');
+  const censorRequestHeader = (name: string, value: unknown): string | undefined => {
+    if (SECRET_REQUEST_HEADER.has(name)) return REDACTED;
+    if (name === 'referer' && typeof value === 'string') return redactUrl(value, apiKeyPrefix);
+    return undefined;
+  };
   /** The line, written when the response closes: one function for every request (`this`: the response). */
   function writeLine(this: ServerResponse): void {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's response, named
     const res = this;
     const status = res.statusCode;
-    const level = status >= 500 ? 'warn' : 'info';
-    if (level === 'info' && !infoEnabled) return;
-    const req = res.req;
+    if (status < 500 && !infoEnabled) return;
+    const req = res.req as IncomingMessage & { originalUrl?: string };
     const state = requestStateOf(req);
     const route = state.route ?? routePatternOf(req);
-    const line = {
-      req: requestFields(req, apiKeyPrefix),
-      requestId: state.id,
-      ...(typeof route === 'string' ? { route } : {}),
-      res: { statusCode: status, headers: responseHeaders(res) },
-      durationMs: Math.round(performance.now() - state.startedAt),
-    };
-    lines[level](line, `${req.method} ${status}`);
+    const remoteAddress = req.socket?.remoteAddress;
+    const method = jsonString(req.method ?? '');
+    let line = `${status < 500 ? info : warn}${isoTime()}${sink.baseFields}`;
+    if (sink.mixin !== undefined) line += jsonMembers(sink.mixin(), noCensor);
+    line +=
+      `,"req":{"method":${method},"url":${jsonString(redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix))}` +
+      `,"headers":{${jsonMembers(req.headers, censorRequestHeader).slice(1)}}` +
+      (remoteAddress === undefined ? '}' : `,"remoteAddress":${jsonString(remoteAddress)}}`) +
+      `,"requestId":${jsonString(state.id)}` +
+      (typeof route === 'string' ? `,"route":${jsonString(route)}` : '') +
+      `,"res":{"statusCode":${status},"headers":{${responseHeaderMembers(res).slice(1)}}}` +
+      `,"durationMs":${Math.round(performance.now() - state.startedAt)}` +
+      // The message `GET 200`: the method's JSON string, its closing quote after the status.
+      `,"msg":${method.slice(0, -1)} ${status}"}\n`;
+    sink.stream.write(line);
   }
   return (_req, res, state) => {
     state.logContext = context;
@@ -359,6 +395,23 @@ export function httpLogger(
     // A response always emits 'close' (after 'finish', or when its connection goes first), once.
     res.on('close', writeLine);
   };
+}
+
+const noCensor = (): undefined => undefined;
+const REDACTED_JSON = jsonString(REDACTED);
+
+/**
+ * The response's headers as the request line's JSON members, a `Set-Cookie` censored: read by
+ * name (`getHeaders()` copies them into a null-prototype object, which V8 walks slowly).
+ */
+function responseHeaderMembers(res: ServerResponse): string {
+  const names = res.getHeaderNames();
+  let text = '';
+  for (const name of names) {
+    const value = name === 'set-cookie' ? REDACTED_JSON : jsonValue(res.getHeader(name));
+    if (value !== undefined) text += `,${jsonString(name)}:${value}`;
+  }
+  return text;
 }
 
 /**

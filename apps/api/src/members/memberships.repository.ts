@@ -1,5 +1,5 @@
 import type { BuiltInRoleKey, Plan } from '@interlock/domain';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import { joinOrganisations } from '../organisation/organisations.repository';
 import { joinRoles } from '../roles/roles.repository';
 import { joinUsers, normaliseEmail } from '../users/users.repository';
@@ -86,13 +86,12 @@ export async function isCurrentMemberByEmail(
   organisationId: string,
   email: string,
 ): Promise<boolean> {
-  const rows = await queryRows<unknown>(
+  return hasRow(
     db,
     `SELECT 1 FROM memberships m ${joinUsers('u', 'm.user_id')}
       WHERE m.organisation_id = $1 AND u.email = $2 AND m.left_at IS NULL`,
     [organisationId, email],
   );
-  return rows.length > 0;
 }
 
 /** A current member as listed: their user (id, email, name) and their membership (role, when they joined). */

@@ -88,7 +88,7 @@ export class Metrics {
   // The hot reads' named prepared statements (database/prepared-reads.ts; database-metrics.ts).
   readonly dbNamedStatementsOn = this.gauge(
     'interlock_db_named_statements_on',
-    '1 while the hot reads run as named prepared statements; 0 when they run unnamed (the embedded database, DATABASE_DIRECT_URL set, or a failed start-up self-check: the log says which).',
+    '1 while the hot reads run as named prepared statements; 0 when they run unnamed (the embedded database, DATABASE_DIRECT_URL set, or no pool of its own to name them on: the log says which).',
   );
   readonly dbNamedStatements = this.gauge(
     'interlock_db_named_statements',

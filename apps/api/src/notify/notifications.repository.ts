@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KeysetPosition } from '@interlock/cursor';
 import type { NotificationPreferences } from '@interlock/domain';
-import { queryRows, type Queryable } from '../database/query-rows.util';
+import { hasRow, queryRows, type Queryable } from '../database/query-rows.util';
 import type { NotificationStatus } from './notification.entity';
 
 export interface MemberSettingsRow {
@@ -117,12 +117,7 @@ export class NotificationsRepository {
 
   /** Whether Postgres knows the time zone (the digest times are computed there). */
   async isTimeZone(db: Queryable, name: string): Promise<boolean> {
-    const rows = await queryRows<{ ok: boolean }>(
-      db,
-      `SELECT true AS ok FROM pg_timezone_names WHERE name = $1`,
-      [name],
-    );
-    return rows.length > 0;
+    return hasRow(db, `SELECT 1 FROM pg_timezone_names WHERE name = $1`, [name]);
   }
 
   /** Newest first, after `after` (a keyset position): one member's (userId) or the whole organisation's (null). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KeysetPosition } from '@interlock/cursor';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import { deleteRowsOlderThan } from '../database/retention-delete.util';
 import type { AgentHoursLeft } from '../allowances/allowances.repository';
 import type { SessionRow } from './session-record';
@@ -178,12 +178,11 @@ export class SessionsRepository {
 
   /** Whether the session exists, locked against deletion until the transaction ends (an interrupt links to it). */
   async lockForLink(db: Queryable, organisationId: string, id: string): Promise<boolean> {
-    const rows = await queryRows<unknown>(
+    return hasRow(
       db,
       `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
       [organisationId, id],
     );
-    return rows.length > 0;
   }
 
   /** Newest first, by keyset (startedAt, id). `ended_at` is set exactly when a session stops being active. */

@@ -1,4 +1,4 @@
-import { ExpiringSeal } from '../auth/expiring-seal.util';
+import { type Expiring, ExpiringSeal } from '../auth/expiring-seal.util';
 
 /** How long a started single sign-on may take at the provider (its cookie's life). */
 export const SSO_FLOW_MINUTES = 10;
@@ -9,13 +9,11 @@ export const SSO_FLOW_MINUTES = 10;
  * (AES-256-GCM under a key derived from the server secret for this purpose alone) into an
  * HttpOnly cookie, so only that browser can finish it, and nothing is stored before it does.
  */
-export interface SsoFlow {
+export interface SsoFlow extends Expiring {
   readonly organisationId: string;
   readonly state: string;
   readonly nonce: string;
   readonly codeVerifier: string;
-  /** Milliseconds since the epoch; past it the flow is refused. */
-  readonly expiresAt: number;
 }
 
 /** The cookie's value: the flow, or undefined when it was altered, sealed under another secret, or expired. */

@@ -5,7 +5,8 @@ import { DomainError } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
-import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { admitMember } from '../members/member-admission.util';
+import { isCurrentMemberByEmail } from '../members/memberships.repository';
 import { InvitationsRepository } from '../invitations/invitations.repository';
 import { admitByInvitation } from '../invitations/invitation-admission.util';
 import { RolesRepository } from '../roles/roles.repository';
@@ -335,9 +336,9 @@ export class SsoSignInService {
     who: { id: string; name: string; email: string; issuer: string; ip: string | null },
   ): Promise<void> {
     const organisationId = connection.organisation_id;
+    const person = { userId: who.id, name: who.name, ip: who.ip };
     const invitation = await this.invitations.lockPendingByEmail(tx, organisationId, who.email);
     if (invitation !== undefined) {
-      const person = { userId: who.id, name: who.name, ip: who.ip };
       await admitByInvitation(tx, this.invitations, invitation, person);
       return;
     }
@@ -351,21 +352,9 @@ export class SsoSignInService {
       if (await isCurrentMemberByEmail(tx, organisationId, who.email)) return;
       throw failed(SSO_MESSAGES.roleGone);
     }
-    const began = await beginMembership(tx, organisationId, who.id, role.id);
-    if (began === 'already') return;
-    await writeAuditEntry(tx, {
-      organisationId,
+    await admitMember(tx, organisationId, person, role.id, {
       action: 'member.provisioned',
-      actor: { type: 'member', id: who.id, name: who.name },
-      target: { type: 'user', id: who.id, name: who.name },
-      metadata: {
-        email: who.email,
-        roleId: role.id,
-        role: role.name,
-        issuer: who.issuer,
-        ...(began === 'rejoined' ? { rejoined: true as const } : {}),
-      },
-      ipAddress: who.ip,
+      metadata: { email: who.email, roleId: role.id, role: role.name, issuer: who.issuer },
     });
   }
 

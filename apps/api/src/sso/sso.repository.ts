@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
 
 export interface SsoConnectionRow {
@@ -166,13 +166,12 @@ export class SsoRepository {
 
   /** Whether another organisation has proven `domain`. */
   async provenElsewhere(db: Queryable, organisationId: string, domain: string): Promise<boolean> {
-    const rows = await queryRows<{ one: number }>(
+    return hasRow(
       db,
-      `SELECT 1 AS one FROM sso_domains
+      `SELECT 1 FROM sso_domains
         WHERE domain = $1 AND organisation_id <> $2 AND verified_at IS NOT NULL`,
       [domain, organisationId],
     );
-    return rows.length > 0;
   }
 
   /**

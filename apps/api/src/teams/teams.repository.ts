@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EscalationPolicy } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
-import { queryRows } from '../database/query-rows.util';
+import { hasRow, queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
 
 export interface TeamRow {
@@ -93,12 +93,11 @@ export class TeamsRepository {
     teamId: string,
     memberId: string,
   ): Promise<boolean> {
-    const rows = await queryRows<{ one: number }>(
+    return hasRow(
       db,
-      `SELECT 1 AS one FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3`,
+      `SELECT 1 FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3`,
       [organisationId, teamId, memberId],
     );
-    return rows.length > 0;
   }
 
   /** The ids of the teams a member belongs to now. */

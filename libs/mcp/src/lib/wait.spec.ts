@@ -32,19 +32,37 @@ describe('waitForDecision', () => {
   });
 
   it('gives up at the deadline with the interrupt still open, reading once more at the end', async () => {
-    const { backend } = backendAnsweringAfter(Infinity);
-    const ticks: number[] = [];
-    const started = Date.now();
-    const result = await waitForDecision(backend, open, {
-      waitMs: 200,
-      pollIntervalMs: 50,
-      signal: new AbortController().signal,
-      onWaiting: async (elapsed) => void ticks.push(elapsed),
-    });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
-    expect(result.interrupt.status).toBe('open');
-    expect(ticks[0]).toBe(0);
-    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    // Fake timers (and a fake clock): on a loaded machine a real 50 ms timer can fire hundreds
+    // of milliseconds late, so counting real pauses says more about the machine than the loop.
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const { backend, reads } = backendAnsweringAfter(Infinity);
+      const ticks: number[] = [];
+      const readAt: number[] = [];
+      const reading = backend.getInterrupt.bind(backend);
+      backend.getInterrupt = async (...args: Parameters<InterlockBackend['getInterrupt']>) => {
+        readAt.push(Date.now() - 1_000_000);
+        return reading(...args);
+      };
+      let settled = false;
+      const waiting = waitForDecision(backend, open, {
+        waitMs: 200,
+        pollIntervalMs: 50,
+        signal: new AbortController().signal,
+        onWaiting: async (elapsed) => void ticks.push(elapsed),
+      }).finally(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(199);
+      expect(settled).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      const result = await waiting;
+      expect(result).toEqual({ interrupt: { id: 'i1', status: 'open' }, stopped: false });
+      // A progress tick before each pause, a read after each; the last read is at the deadline.
+      expect(ticks).toEqual([0, 50, 100, 150]);
+      expect(readAt).toEqual([50, 100, 150, 200]);
+      expect(reads()).toBe(4);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does not wait at all with waitMs 0', async () => {

@@ -28,6 +28,24 @@ const INTERRUPT = {
   decisions: [],
 };
 
+/** Fake timers and clock; the promise machinery of fetch's Response stays real. */
+const useFakeClock = () =>
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+
+/**
+ * Moves the fake clock on 1 ms at a time (each step lets the client's promises run) until
+ * `pending` settles; throws if it has not after 2 s of fake time.
+ */
+async function advanceUntilSettled(pending: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let ms = 0; ms < 2_000 && !settled; ms++) await jest.advanceTimersByTimeAsync(1);
+  if (!settled) throw new Error('still pending after 2 s of fake time');
+}
+
 function client(
   fetch: ReturnType<typeof mockFetch>['fetch'],
   extra: Partial<ConstructorParameters<typeof Interlock>[0]> = {},
@@ -168,15 +186,31 @@ describe('Interlock client: retries', () => {
   });
 
   it('honours retry-after-ms', async () => {
-    const { fetch, calls } = mockFetch(
-      errorResponse(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable. Try again shortly.', {
-        'retry-after-ms': '20',
-      }),
-      jsonResponse(200, INTERRUPT),
-    );
-    await client(fetch).interrupts.get('int_1');
-    expect(calls).toHaveLength(2);
-    expect(calls[1].at - calls[0].at).toBeLessThan(400);
+    // On a fake clock: the retry leaves exactly when the service asked. (On the real one a bound
+    // had to sit between 20 ms and the default backoff's 375–500 ms, and a loaded machine can be
+    // late by more than that.)
+    useFakeClock();
+    try {
+      const { fetch, calls } = mockFetch(
+        errorResponse(
+          503,
+          'SERVICE_UNAVAILABLE',
+          'The database is unavailable. Try again shortly.',
+          {
+            'retry-after-ms': '20',
+          },
+        ),
+        jsonResponse(200, INTERRUPT),
+      );
+      const got = client(fetch).interrupts.get('int_1');
+      await advanceUntilSettled(got);
+      await expect(got).resolves.toMatchObject({ id: 'int_1' });
+      expect(calls).toHaveLength(2);
+      expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(20);
+      expect(calls[1].at - calls[0].at).toBeLessThanOrEqual(21);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does not retry a 400', async () => {
@@ -267,16 +301,29 @@ describe('Interlock client: retries', () => {
 
 describe('Interlock client: timeouts and aborts', () => {
   it('raises APIConnectionTimeoutError when no response comes within timeout', async () => {
-    const { fetch, calls } = mockFetch(hangingResponse);
-    const started = Date.now();
-    const error = await client(fetch, { timeout: 50, maxRetries: 0 })
-      .whoami()
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toBe('Request timed out.');
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(calls).toHaveLength(1);
+    // On a fake clock: it gives up at exactly its timeout, and a client that never gave up fails
+    // here rather than at Jest's timeout.
+    useFakeClock();
+    try {
+      const { fetch, calls } = mockFetch(hangingResponse);
+      const started = Date.now();
+      const settled = client(fetch, { timeout: 50, maxRetries: 0 })
+        .whoami()
+        .then(
+          (answer): { error: unknown; at: number } => ({ error: answer, at: Date.now() }),
+          (e: unknown) => ({ error: e, at: Date.now() }),
+        );
+      await advanceUntilSettled(settled);
+      const { error, at } = await settled;
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toBe('Request timed out.');
+      expect(at - started).toBeGreaterThanOrEqual(50);
+      expect(at - started).toBeLessThanOrEqual(51);
+      expect(calls).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('retries a timed-out attempt', async () => {

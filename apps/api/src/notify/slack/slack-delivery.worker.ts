@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../../config/app-config';
 import { queryRows } from '../../database/query-rows.util';
 import type { JobWorker } from '../../jobs/job-runner';
+import { leaseClaimStatement } from '../../jobs/lease-claim.util';
 import { retryDelayMs } from '../../webhooks/webhook-retry.util';
 import type { WebhookSecretBox } from '../../webhooks/webhook-secret.util';
 import type { InterruptNotice } from '../notification-outbox';
@@ -21,23 +22,18 @@ interface ClaimedMessage {
 }
 
 /**
- * Claims due messages with FOR UPDATE SKIP LOCKED (of several instances exactly one takes each)
- * as a lease: `sending`, due again when the lease runs out if the instance dies. The row is the
- * message's only queue entry, so no two edits of one message are ever in flight at once.
+ * Claims due messages as leases (`leaseClaimStatement`): `sending` while one is attempted, with
+ * the connection's bot token. The row is the message's only queue entry, so no two edits of one
+ * message are ever in flight at once.
  */
-const CLAIM = `
-WITH due AS (
-  SELECT organisation_id, interrupt_id FROM slack_messages
-   WHERE status IN ('pending', 'sending') AND due_at <= now()
-   ORDER BY due_at
-   LIMIT $1
-   FOR UPDATE SKIP LOCKED
-)
-UPDATE slack_messages m
-   SET status = 'sending', attempt_count = m.attempt_count + 1, due_at = now() + $2::int * interval '1 millisecond'
-  FROM due d, slack_connections c
- WHERE m.organisation_id = d.organisation_id AND m.interrupt_id = d.interrupt_id AND c.organisation_id = m.organisation_id
-RETURNING m.organisation_id, m.interrupt_id, m.channel_id, m.ts, m.data, m.version, m.attempt_count, c.bot_token`;
+const CLAIM = leaseClaimStatement({
+  table: 'slack_messages',
+  key: ['organisation_id', 'interrupt_id'],
+  leased: 'sending',
+  join: { table: 'slack_connections c', on: 'c.organisation_id = r.organisation_id' },
+  returning:
+    'r.organisation_id, r.interrupt_id, r.channel_id, r.ts, r.data, r.version, r.attempt_count, c.bot_token',
+});
 
 /**
  * Records an attempt. A posted message's `ts` is kept whatever else happened (so it is edited,

@@ -19,6 +19,7 @@ import {
   type ChangePasswordDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callById } from '@/shared/utils/call-by-id';
 
 const sessionsKey = ['me', 'sign-in-sessions'] as const;
 
@@ -42,7 +43,7 @@ export function useMySignInSessions() {
 export function useEndSignInSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(endMySignInSession({ path: { id } })),
+    mutationFn: callById(endMySignInSession),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
 }

@@ -8,11 +8,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { apiKeysListQuery } from '@/shared/onboarding/onboarding.queries';
 import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
+import { callById } from '@/shared/utils/call-by-id';
 
-export const apiKeyKeys = {
-  all: ['api-keys'] as const,
-  list: () => [...apiKeyKeys.all, 'list'] as const,
-};
+export const apiKeyKeys = { all: ['api-keys'] as const };
 
 /** The keys (the getting-started steps read the same query: shared/onboarding). */
 export function useApiKeys() {
@@ -35,8 +33,5 @@ export function useRenameApiKey() {
 }
 
 export function useRevokeApiKey() {
-  return useInvalidatingMutation(
-    (id: string) => call(revokeApiKey({ path: { id } })),
-    [apiKeyKeys.all],
-  );
+  return useInvalidatingMutation(callById(revokeApiKey), [apiKeyKeys.all]);
 }

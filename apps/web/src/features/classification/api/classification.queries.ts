@@ -27,6 +27,7 @@ import {
 } from '@interlock/api-client';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
+import { callById } from '@/shared/utils/call-by-id';
 
 export const classificationKeys = {
   all: ['classification'] as const,
@@ -131,10 +132,7 @@ export function useSetRuleMode() {
 }
 
 export function useDeleteRule() {
-  return useInvalidatingMutation(
-    (id: string) => call(deleteClassificationRule({ path: { id } })),
-    [classificationKeys.all],
-  );
+  return useInvalidatingMutation(callById(deleteClassificationRule), [classificationKeys.all]);
 }
 
 /** Rules argus suggests from people's approvals (SPEC §8d). */
@@ -156,18 +154,16 @@ export function useApplySuggestion() {
 
 /** Dismisses a suggestion: argus does not make it again. */
 export function useDismissSuggestion() {
-  return useInvalidatingMutation(
-    (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
-    [classificationKeys.suggestions],
-  );
+  return useInvalidatingMutation(callById(dismissClassificationSuggestion), [
+    classificationKeys.suggestions,
+  ]);
 }
 
 /** Undoes a dismissal: the suggestion is listed again while its evidence holds. */
 export function useRestoreSuggestion() {
-  return useInvalidatingMutation(
-    (id: string) => call(restoreClassificationSuggestion({ path: { id } })),
-    [classificationKeys.suggestions],
-  );
+  return useInvalidatingMutation(callById(restoreClassificationSuggestion), [
+    classificationKeys.suggestions,
+  ]);
 }
 
 /** The organisation's external classifier (null: none is set up). */

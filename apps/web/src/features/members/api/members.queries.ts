@@ -10,6 +10,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { directoryKeys } from '@/shared/directory/directory.queries';
 import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
+import { callById } from '@/shared/utils/call-by-id';
 
 export const invitationKeys = {
   all: ['invitations'] as const,
@@ -25,10 +26,10 @@ export function useChangeMemberRole() {
 }
 
 export function useRemoveMember() {
-  return useInvalidatingMutation(
-    (id: string) => call(removeMember({ path: { id } })),
-    [directoryKeys.members, directoryKeys.teams],
-  );
+  return useInvalidatingMutation(callById(removeMember), [
+    directoryKeys.members,
+    directoryKeys.teams,
+  ]);
 }
 
 export function useInvitations() {
@@ -47,8 +48,5 @@ export function useCreateInvitation() {
 
 /** Withdraws a pending invitation: its link stops working (member.invite). */
 export function useWithdrawInvitation() {
-  return useInvalidatingMutation(
-    (id: string) => call(withdrawInvitation({ path: { id } })),
-    [invitationKeys.all],
-  );
+  return useInvalidatingMutation(callById(withdrawInvitation), [invitationKeys.all]);
 }

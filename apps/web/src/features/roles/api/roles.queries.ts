@@ -9,6 +9,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '@/shared/directory/directory.queries';
 import { signInSessionKey } from '@/shared/sign-in/sign-in-session.queries';
+import { callById } from '@/shared/utils/call-by-id';
 
 function useInvalidateRoles() {
   const queryClient = useQueryClient();
@@ -41,7 +42,7 @@ export function useUpdateRole() {
 export function useDeleteRole() {
   const invalidate = useInvalidateRoles();
   return useMutation({
-    mutationFn: (id: string) => call(deleteRole({ path: { id } })),
+    mutationFn: callById(deleteRole),
     onSuccess: invalidate,
   });
 }

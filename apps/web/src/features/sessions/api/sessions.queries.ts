@@ -7,6 +7,7 @@ import {
 } from '@interlock/api-client';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
+import { callById } from '@/shared/utils/call-by-id';
 
 export type SessionFilters = Omit<NonNullable<ListSessionsData['query']>, 'cursor' | 'limit'>;
 
@@ -37,8 +38,5 @@ export function useSessionRecord(id: string) {
 }
 
 export function useDisconnectSession() {
-  return useInvalidatingMutation(
-    (id: string) => call(disconnectSession({ path: { id } })),
-    [sessionKeys.all],
-  );
+  return useInvalidatingMutation(callById(disconnectSession), [sessionKeys.all]);
 }

@@ -8,6 +8,7 @@ import {
 } from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '@/shared/directory/directory.queries';
+import { callById } from '@/shared/utils/call-by-id';
 
 function useInvalidateTeams() {
   const queryClient = useQueryClient();
@@ -33,7 +34,7 @@ export function useRenameTeam() {
 
 export function useDeleteTeam() {
   const onSuccess = useInvalidateTeams();
-  return useMutation({ mutationFn: (id: string) => call(deleteTeam({ path: { id } })), onSuccess });
+  return useMutation({ mutationFn: callById(deleteTeam), onSuccess });
 }
 
 export function useAddTeamMember() {

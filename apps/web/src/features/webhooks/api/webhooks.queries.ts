@@ -15,6 +15,7 @@ import {
 } from '@interlock/api-client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useInvalidatingMutation } from '@/shared/utils/invalidating-mutation';
+import { callById } from '@/shared/utils/call-by-id';
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -85,8 +86,8 @@ export function useUpdateWebhook() {
 export function useDeleteWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(deleteWebhook({ path: { id } })),
-    onSuccess: (_, id) => {
+    mutationFn: callById(deleteWebhook),
+    onSuccess: (_, id: string) => {
       queryClient.removeQueries({ queryKey: webhookKeys.detail(id) });
       queryClient.removeQueries({ queryKey: webhookKeys.deliveries(id) });
       return queryClient.invalidateQueries({ queryKey: webhookKeys.list() });
@@ -95,17 +96,13 @@ export function useDeleteWebhook() {
 }
 
 export function useRotateWebhookSecret() {
-  return useInvalidatingMutation(
-    (id: string) => call(rotateWebhookSecret({ path: { id } })),
-    (webhook) => [webhookKeys.detail(webhook.id)],
-  );
+  return useInvalidatingMutation(callById(rotateWebhookSecret), (webhook) => [
+    webhookKeys.detail(webhook.id),
+  ]);
 }
 
 export function useSendTestEvent() {
-  return useInvalidatingMutation(
-    (id: string) => call(testWebhook({ path: { id } })),
-    (_, id) => [webhookKeys.deliveries(id)],
-  );
+  return useInvalidatingMutation(callById(testWebhook), (_, id) => [webhookKeys.deliveries(id)]);
 }
 
 export function useRetryDelivery() {

@@ -209,12 +209,12 @@ function nx(name, args, env, parallel = 1) {
 const lanesTaken = [[], []];
 
 /**
- * The nx tasks: first the builds (and the Python venv) every later run finds done, then
+ * The nx tasks: first the builds every later run finds done, then
  * LANE_GROUPS on two lanes, one nx run of one task at a time each (the machine has two cores;
  * Playwright and Jest run two workers of their own). Every group runs even when one fails.
  */
 async function runLanes(env) {
-  const built = await nx('builds', ['-t', 'build', 'setup'], env, 2);
+  const built = await nx('builds', ['-t', 'build'], env, 2);
   if (built !== 0) return built;
   const queue = [...LANE_GROUPS];
   const codes = [];
@@ -301,18 +301,27 @@ async function main() {
     NX_TUI: 'false',
     FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
   };
-  // The CrewAI bridge's venv (its own pins; about 1 GB of pip, minutes the first time, then cached
-  // outside the checkout: tools/scripts/python-sdk.mjs) is built in the background from the start,
-  // beside the checks below; sdk-python:e2e-crewai waits for it (and builds it itself if this failed).
-  const venvLog = join(root, 'tmp', 'crewai-venv.log');
-  const venvLogFd = openSync(venvLog, 'w');
-  const venvBuild = spawn(
-    process.execPath,
-    ['tools/scripts/python-sdk.mjs', '--venv', 'crewai', 'setup'],
-    { cwd: root, stdio: ['ignore', venvLogFd, venvLogFd], env },
-  );
-  const venvBuilt = new Promise((resolve) => venvBuild.on('exit', (c) => resolve(c ?? 1)));
-  closeSync(venvLogFd);
+  // The Python venvs are built in the background from the start, beside the checks below: the
+  // Python SDK's dev venv (libs/sdk-python/.venv, about 80 s of pip in a fresh clone on a quiet
+  // machine; the contract test and the sdk-python tasks wait for it through its lock), and the
+  // CrewAI bridge's (its own pins; about 1 GB of pip, minutes the first time, then cached outside
+  // the checkout: tools/scripts/python-sdk.mjs), which sdk-python:e2e-crewai waits for (and builds
+  // itself if this failed). The codegen check needs neither (its generator has a venv of its own).
+  const venvBuilds = [
+    { what: 'the Python SDK', args: ['setup'], log: 'sdk-python-venv.log', stop: false },
+    { what: 'the CrewAI', args: ['--venv', 'crewai', 'setup'], log: 'crewai-venv.log', stop: true },
+  ].map(({ what, args, log, stop }) => {
+    const path = join(root, 'tmp', log);
+    const fd = openSync(path, 'w');
+    const child = spawn(process.execPath, ['tools/scripts/python-sdk.mjs', ...args], {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+      env,
+    });
+    closeSync(fd);
+    const done = new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+    return { what, path, stop, child, done };
+  });
   let code = 1;
   try {
     const checked = await runChecks(env);
@@ -325,11 +334,15 @@ async function main() {
     console.error(`[test] ${error.message}`);
   } finally {
     await stop();
-    // Still building only when the run ended before it was needed (an early failure): stop it.
-    if (venvBuild.exitCode === null) venvBuild.kill('SIGTERM');
-    else if (venvBuild.exitCode !== 0)
-      console.error(`[test] the CrewAI venv's build failed: ${venvLog}`);
-    await venvBuilt;
+    for (const build of venvBuilds) {
+      // Still building only when the run ended before it was needed (an early failure): the CrewAI
+      // one is stopped (its lock names its builder, so the next run takes it over); the dev venv's
+      // install is let finish, as its lock would otherwise hold the next run up for 15 minutes.
+      if (build.child.exitCode === null && build.stop) build.child.kill('SIGTERM');
+      const exit = await build.done;
+      if (exit !== 0 && !(build.stop && build.child.signalCode !== null))
+        console.error(`[test] ${build.what} venv's build failed: ${build.path}`);
+    }
   }
   if (phases.at(-1)?.name !== 'nx') phase('(stopped early)');
   const { passed, failed, skipped, failures, files } = summary();

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -16,50 +16,36 @@ import { Operation } from '../openapi/operation.decorator';
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
-  @Get()
   @MemberRoute('apiKey.read')
-  @Operation({
-    operationId: 'listApiKeys',
+  @Operation.Get('/', 'listApiKeys', {
     summary: "List the organisation's keys (expired keys are not listed)",
     ok: ApiKeyListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<ApiKeyListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { apiKeys: await this.apiKeys.list(member.organisationId) };
   }
 
-  @Post()
   @MemberRoute('apiKey.create')
-  @Operation({
-    operationId: 'createApiKey',
+  @Operation.Post('/', 'createApiKey', {
     summary: 'Create a key; the full key is in this response only',
     created: CreatedApiKeyResponse,
   })
-  create(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: CreateApiKeyDto,
-  ): Promise<CreatedApiKeyResponse> {
+  create(@MemberCaller() caller: MemberCall, @Body() body: CreateApiKeyDto) {
     return this.apiKeys.create(caller, body.name, body.expiry);
   }
 
-  @Patch(':id')
   @MemberRoute('apiKey.update')
-  @Operation({ operationId: 'renameApiKey', summary: 'Rename a key', ok: ApiKeyResponse })
-  rename(
-    @MemberCaller() caller: MemberCall,
-    @IdParam() id: string,
-    @Body() body: RenameApiKeyDto,
-  ): Promise<ApiKeyResponse> {
+  @Operation.Patch(':id', 'renameApiKey', { summary: 'Rename a key', ok: ApiKeyResponse })
+  rename(@MemberCaller() caller: MemberCall, @IdParam() id: string, @Body() body: RenameApiKeyDto) {
     return this.apiKeys.rename(caller, id, body.name);
   }
 
-  @Delete(':id')
   @MemberRoute('apiKey.delete')
-  @Operation({
-    operationId: 'revokeApiKey',
+  @Operation.Delete(':id', 'revokeApiKey', {
     summary: 'Revoke (delete) a key; it stops working at once everywhere',
     noContent: 'Revoked.',
   })
-  async revoke(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async revoke(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.apiKeys.revoke(caller, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
@@ -76,10 +76,8 @@ export class AuditLogController {
    * SPEC §7: any valid key of a Pro organisation; and the dashboard's view, for members holding
    * auditLog.read on every plan (SPEC §5 (D), docs/DECISIONS.md).
    */
-  @Get()
   @MachineOrMemberRoute('auditLog.read', { plan: 'pro' })
-  @Operation({
-    operationId: 'listAuditLog',
+  @Operation.Get('/', 'listAuditLog', {
     summary:
       "The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)",
   })
@@ -104,10 +102,8 @@ export class AuditLogController {
   }
 
   /** The dashboard's CSV export: the 5,000 most recent entries matching the filters. */
-  @Get('export')
   @MemberRoute('auditLog.export')
-  @Operation({
-    operationId: 'exportAuditLog',
+  @Operation.Get('export', 'exportAuditLog', {
     summary: 'The 5,000 most recent matching entries as CSV',
   })
   @AuditFilters()

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
@@ -37,9 +37,7 @@ export class AuthController {
     private readonly emailChange: EmailChangeService,
   ) {}
 
-  @Post('sign-up')
-  @Operation({
-    operationId: 'signUp',
+  @Operation.Post('sign-up', 'signUp', {
     summary: 'Create an account and an organisation (Free plan) you own, and sign in',
     description:
       'With SIGN_UP_CONFIRMATION=link (the default where email addresses are verified) the answer is 202 for every address, taken or not: a link is emailed that finishes the sign-up (completeSignUp), or, when the address has an account, an email saying so. With instant, 201 signs you in at once (a taken address: 409).',
@@ -76,9 +74,7 @@ export class AuthController {
     return outcome.body;
   }
 
-  @Post('sign-up/complete')
-  @Operation({
-    operationId: 'completeSignUp',
+  @Operation.Post('sign-up/complete', 'completeSignUp', {
     summary:
       "Finish a sign-up with its emailed link's token: the account (address verified), its organisation, and a sign-in session",
   })
@@ -96,9 +92,8 @@ export class AuthController {
     return signedIn.body;
   }
 
-  @Post('sign-in')
   @HttpCode(200)
-  @Operation({ operationId: 'signIn', summary: 'Sign in with email and password' })
+  @Operation.Post('sign-in', 'signIn', { summary: 'Sign in with email and password' })
   @ApiOkResponse({
     type: AccountResponse,
     description: 'Signed in: sets the HttpOnly session cookie.',
@@ -113,10 +108,8 @@ export class AuthController {
     return signedIn.body;
   }
 
-  @Post('password-reset')
   @HttpCode(202)
-  @Operation({
-    operationId: 'requestPasswordReset',
+  @Operation.Post('password-reset', 'requestPasswordReset', {
     summary:
       'Email a password reset link (single use, 30 minutes) to this address, if it has an account',
     description:
@@ -130,85 +123,61 @@ export class AuthController {
     await this.passwords.requestReset(body.email, ip);
   }
 
-  @Post('password-reset/confirm')
-  @Operation({
-    operationId: 'confirmPasswordReset',
+  @Operation.Post('password-reset/confirm', 'confirmPasswordReset', {
     summary:
       "Set a new password with a reset link's token; every sign-in session of the account ends",
     noContent: 'The password is changed; sign in with it.',
   })
-  async confirmPasswordReset(
-    @Body() body: PasswordResetConfirmDto,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
+  async confirmPasswordReset(@Body() body: PasswordResetConfirmDto, @ClientIp() ip: string | null) {
     await this.passwords.confirmReset(body.token, body.password, ip);
   }
 
-  @Post('verify-email')
-  @Operation({
-    operationId: 'verifyEmail',
+  @Operation.Post('verify-email', 'verifyEmail', {
     summary:
       "Verify your email address with a verification link's token (works signed in or not, in any browser)",
     noContent: 'The address is verified (or already was).',
   })
-  async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
+  async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null) {
     await this.verification.verify(body.token, ip);
   }
 
-  @Post('email-change/confirm')
-  @Operation({
-    operationId: 'confirmEmailChange',
+  @Operation.Post('email-change/confirm', 'confirmEmailChange', {
     summary:
       'Change your email address with the link emailed to the new one (works signed in or not, in any browser)',
     noContent:
       'The address is changed and verified; the old address is told, with a link that undoes it.',
   })
-  async confirmEmailChange(
-    @Body() body: ConfirmEmailChangeDto,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
+  async confirmEmailChange(@Body() body: ConfirmEmailChangeDto, @ClientIp() ip: string | null) {
     await this.emailChange.confirm(body.token, ip);
   }
 
-  @Post('email-change/undo')
-  @Operation({
-    operationId: 'undoEmailChange',
+  @Operation.Post('email-change/undo', 'undoEmailChange', {
     summary:
       "This wasn't me: the link emailed to the old address gives it back, sets a new password and ends every sign-in session",
     noContent:
       'The old address is back; every sign-in session ended: sign in with the new password.',
   })
-  async undoEmailChange(
-    @Body() body: UndoEmailChangeDto,
-    @ClientIp() ip: string | null,
-  ): Promise<void> {
+  async undoEmailChange(@Body() body: UndoEmailChangeDto, @ClientIp() ip: string | null) {
     await this.emailChange.undo(body.token, body.password, ip);
   }
 
-  @Post('sign-out')
   @UserRoute()
-  @Operation({
-    operationId: 'signOut',
+  @Operation.Post('sign-out', 'signOut', {
     summary: 'End this sign-in session (for every organisation)',
     noContent: 'Signed out; the cookie is cleared.',
   })
-  async signOut(
-    @CurrentUser() user: UserPrincipal,
-    @Res({ passthrough: true }) res: HttpResponse,
-  ): Promise<void> {
+  async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: HttpResponse) {
     await this.signIns.revoke(user.signInSessionId);
     this.cookies.clear(res);
   }
 
-  @Get('session')
   @MemberRoute()
-  @Operation({
-    operationId: 'getSignInSession',
+  @Operation.Get('session', 'getSignInSession', {
     summary:
       'Who is signed in, as a member of the organisation this request acts for: role and permissions',
     ok: SignInSessionResponse,
   })
-  signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
+  signInSession(@CurrentMember() member: MemberPrincipal) {
     return this.auth.describeSignInSession(
       member.organisationId,
       {

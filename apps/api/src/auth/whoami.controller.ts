@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
@@ -30,14 +30,12 @@ export class WhoamiResponse {
 @Controller('api/whoami')
 @ApiTags('auth')
 export class WhoamiController {
-  @Get()
   @MachineRoute()
-  @Operation({
-    operationId: 'getWhoami',
+  @Operation.Get('/', 'getWhoami', {
     summary: 'The calling key, its organisation and plan',
     ok: WhoamiResponse,
   })
-  whoami(@CurrentApiKey() key: ApiKeyPrincipal): WhoamiResponse {
+  whoami(@CurrentApiKey() key: ApiKeyPrincipal) {
     return {
       organisationId: key.organisationId,
       plan: key.plan,

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -13,18 +13,13 @@ import { Operation } from '../openapi/operation.decorator';
 export class AlwaysAllowController {
   constructor(private readonly alwaysAllow: AlwaysAllowService) {}
 
-  @Post()
   @MemberRoute('classification.manage')
-  @Operation({
-    operationId: 'alwaysAllowAction',
+  @Operation.Post('/', 'alwaysAllowAction', {
     summary:
       "Always allow this: an enforce rule approving this action from this interrupt's key, with these argument conditions, until it expires",
     created: ClassificationRuleResponse,
   })
-  create(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: AlwaysAllowDto,
-  ): Promise<ClassificationRuleResponse> {
+  create(@MemberCaller() caller: MemberCall, @Body() body: AlwaysAllowDto) {
     return this.alwaysAllow.create({ ...body, ...caller });
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, HttpCode } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -22,55 +22,42 @@ import { Operation } from '../openapi/operation.decorator';
 export class ClassificationClassifierController {
   constructor(private readonly classifier: ClassificationClassifierService) {}
 
-  @Get()
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'getClassifier',
+  @Operation.Get('/', 'getClassifier', {
     summary: "The organisation's external classifier (never its secret); null when none is set up",
     ok: ClassifierSettingsResponse,
   })
-  async get(@CurrentMember() member: MemberPrincipal): Promise<ClassifierSettingsResponse> {
+  async get(@CurrentMember() member: MemberPrincipal) {
     return { classifier: await this.classifier.get(member.organisationId) };
   }
 
-  @Put()
-  @Operation({
-    operationId: 'putClassifier',
+  @Operation.Put('/', 'putClassifier', {
     summary:
       'Set up or change the external classifier; the answer that sets it up carries its signing secret, once',
     ok: SavedClassifierResponse,
   })
-  put(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: PutClassifierDto,
-  ): Promise<SavedClassifierResponse> {
+  put(@MemberCaller() caller: MemberCall, @Body() body: PutClassifierDto) {
     return this.classifier.put({ ...body, ...caller });
   }
 
-  @Delete()
-  @Operation({
-    operationId: 'deleteClassifier',
+  @Operation.Delete('/', 'deleteClassifier', {
     summary: 'Remove the external classifier',
     noContent: true,
   })
-  async remove(@MemberCaller() caller: MemberCall): Promise<void> {
+  async remove(@MemberCaller() caller: MemberCall) {
     await this.classifier.remove(caller);
   }
 
-  @Post('rotate-secret')
-  @Operation({
-    operationId: 'rotateClassifierSecret',
+  @Operation.Post('rotate-secret', 'rotateClassifierSecret', {
     summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',
     ok: ClassifierSecretResponse,
   })
-  rotate(@MemberCaller() caller: MemberCall): Promise<ClassifierSecretResponse> {
+  rotate(@MemberCaller() caller: MemberCall) {
     return this.classifier.rotateSecret(caller);
   }
 
-  @Post('test')
   @HttpCode(200)
-  @Operation({
-    operationId: 'testClassifier',
+  @Operation.Post('test', 'testClassifier', {
     summary: 'Ask the saved classifier about a sample action, as argus would, and show the answer',
   })
   // Every field has a default, so the body may be left out (the dashboard's Send a test does).

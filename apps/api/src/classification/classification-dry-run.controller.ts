@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -12,18 +12,13 @@ import { Operation } from '../openapi/operation.decorator';
 export class ClassificationDryRunController {
   constructor(private readonly dryRun: ClassificationDryRunService) {}
 
-  @Post()
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'dryRunClassification',
+  @Operation.Post('/', 'dryRunClassification', {
     summary:
       'Run argus on a sample or on the latest interrupts, with the saved rules or drafts; nothing is written',
     ok: DryRunResponse,
   })
-  async run(
-    @CurrentMember() member: MemberPrincipal,
-    @Body() body: DryRunDto,
-  ): Promise<DryRunResponse> {
+  async run(@CurrentMember() member: MemberPrincipal, @Body() body: DryRunDto) {
     return {
       results: await this.dryRun.run({ ...body, organisationId: member.organisationId }),
     };

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -19,23 +19,17 @@ import { Operation } from '../openapi/operation.decorator';
 export class ClassificationSuggestionsController {
   constructor(private readonly suggestions: ClassificationSuggestionsService) {}
 
-  @Get()
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'listClassificationSuggestions',
+  @Operation.Get('/', 'listClassificationSuggestions', {
     summary:
       'Rules argus suggests: actions people approved at least 5 times and never rejected in 30 days',
     ok: ClassificationSuggestionListResponse,
   })
-  async list(
-    @CurrentMember() member: MemberPrincipal,
-  ): Promise<ClassificationSuggestionListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { suggestions: await this.suggestions.list(member.organisationId) };
   }
 
-  @Post(':id/apply')
-  @Operation({
-    operationId: 'applyClassificationSuggestion',
+  @Operation.Post(':id/apply', 'applyClassificationSuggestion', {
     summary: 'Make the suggested rule, in shadow or enforce mode',
     created: ClassificationRuleResponse,
   })
@@ -43,27 +37,23 @@ export class ClassificationSuggestionsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: ApplySuggestionDto,
-  ): Promise<ClassificationRuleResponse> {
+  ) {
     return this.suggestions.apply(caller, id, body.mode);
   }
 
-  @Post(':id/dismiss')
-  @Operation({
-    operationId: 'dismissClassificationSuggestion',
+  @Operation.Post(':id/dismiss', 'dismissClassificationSuggestion', {
     summary: 'Dismiss a suggestion: it is not made again for this key, action and shape',
     noContent: true,
   })
-  async dismiss(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async dismiss(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.suggestions.dismiss(caller, id);
   }
 
-  @Post(':id/restore')
-  @Operation({
-    operationId: 'restoreClassificationSuggestion',
+  @Operation.Post(':id/restore', 'restoreClassificationSuggestion', {
     summary: 'Undo a dismissal: the suggestion is made again while the approvals still support it',
     noContent: true,
   })
-  async restore(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async restore(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.suggestions.restore(caller, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -20,64 +20,45 @@ import { Operation } from '../openapi/operation.decorator';
 export class ClassificationController {
   constructor(private readonly rules: ClassificationRulesService) {}
 
-  @Get()
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'listClassificationRules',
+  @Operation.Get('/', 'listClassificationRules', {
     summary: "List the organisation's classification rules, in evaluation order",
     ok: ClassificationRuleListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<ClassificationRuleListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { rules: await this.rules.list(member.organisationId) };
   }
 
-  @Post()
   @MemberRoute('classification.manage')
-  @Operation({
-    operationId: 'createClassificationRule',
+  @Operation.Post('/', 'createClassificationRule', {
     summary: 'Create a classification rule',
     created: ClassificationRuleResponse,
   })
-  create(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: CreateClassificationRuleDto,
-  ): Promise<ClassificationRuleResponse> {
+  create(@MemberCaller() caller: MemberCall, @Body() body: CreateClassificationRuleDto) {
     return this.rules.create({ rule: body, ...caller });
   }
 
-  @Get(':id')
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'getClassificationRule',
+  @Operation.Get(':id', 'getClassificationRule', {
     summary: 'Read one classification rule',
     ok: ClassificationRuleResponse,
   })
-  get(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-  ): Promise<ClassificationRuleResponse> {
+  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string) {
     return this.rules.get(member.organisationId, id);
   }
 
-  @Get(':id/stats')
   @MemberRoute('classification.read')
-  @Operation({
-    operationId: 'getClassificationRuleStats',
+  @Operation.Get(':id/stats', 'getClassificationRuleStats', {
     summary:
       "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
     ok: ClassificationRuleStatsResponse,
   })
-  stats(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-  ): Promise<ClassificationRuleStatsResponse> {
+  stats(@CurrentMember() member: MemberPrincipal, @IdParam() id: string) {
     return this.rules.stats(member.organisationId, id);
   }
 
-  @Patch(':id')
   @MemberRoute('classification.manage')
-  @Operation({
-    operationId: 'updateClassificationRule',
+  @Operation.Patch(':id', 'updateClassificationRule', {
     summary: 'Change a classification rule (its mode, its match, its outcome…)',
     ok: ClassificationRuleResponse,
   })
@@ -85,18 +66,16 @@ export class ClassificationController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: UpdateClassificationRuleDto,
-  ): Promise<ClassificationRuleResponse> {
+  ) {
     return this.rules.update({ ruleId: id, changes: body, ...caller });
   }
 
-  @Delete(':id')
   @MemberRoute('classification.manage')
-  @Operation({
-    operationId: 'deleteClassificationRule',
+  @Operation.Delete(':id', 'deleteClassificationRule', {
     summary: 'Delete a classification rule',
     noContent: 'Deleted.',
   })
-  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.rules.remove(caller, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiHeader,
@@ -31,11 +31,9 @@ export class OrganisationEventsController {
   }
 
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
-  @Get()
   @MemberRoute('interrupt.read')
   @OrganisationInQuery()
-  @Operation({
-    operationId: 'streamEvents',
+  @Operation.Get('/', 'streamEvents', {
     summary: "The organisation's interrupt and session events as Server-Sent Events",
   })
   @ApiHeader({

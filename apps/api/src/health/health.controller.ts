@@ -1,5 +1,5 @@
 import { DomainError } from '@interlock/domain';
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
@@ -32,8 +32,7 @@ export class HealthController {
   private asking: Promise<Set<string>> | undefined;
 
   /** The process is up and serving HTTP. */
-  @Get('live')
-  @Operation({ operationId: 'getLiveness', summary: 'The process serves HTTP', ok: HealthStatus })
+  @Operation.Get('live', 'getLiveness', { summary: 'The process serves HTTP', ok: HealthStatus })
   live(): { status: 'ok' } {
     return LIVE;
   }
@@ -48,9 +47,7 @@ export class HealthController {
    * (it timed out there, and HAProxy took both instances out at once), and checks must not queue
    * behind one another for the control connections either.
    */
-  @Get('ready')
-  @Operation({
-    operationId: 'getReadiness',
+  @Operation.Get('ready', 'getReadiness', {
     summary:
       'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
     ok: HealthStatus,

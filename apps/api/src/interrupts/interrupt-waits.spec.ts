@@ -43,6 +43,25 @@ describe('InterruptWaits', () => {
     expect(waits.size).toBe(0);
   });
 
+  it('several waits on one interrupt: each is woken, one released early leaves the others held', async () => {
+    const { waits } = setUp();
+    const first = waits.register(ORG, A);
+    const second = waits.register(ORG, A);
+    const third = waits.register(ORG, A);
+    const held = [first.until(60_000), third.until(60_000)];
+    second.release();
+    expect(waits.size).toBe(2);
+    await waits.announceSettled(ORG, A);
+    await expect(Promise.all(held)).resolves.toEqual(['settled', 'settled']);
+    expect(waits.size).toBe(0);
+    // Alone again on that interrupt: held, and woken the same way.
+    const again = waits.register(ORG, A).until(60_000);
+    expect(waits.size).toBe(1);
+    await waits.announceSettled(ORG, A);
+    await expect(again).resolves.toBe('settled');
+    expect(waits.size).toBe(0);
+  });
+
   it('announces several interrupts settled at once (a batch of expiries): each of their waits wakes, no other', async () => {
     const { waits } = setUp();
     const C = '00000000-0000-4000-8000-00000000000c';

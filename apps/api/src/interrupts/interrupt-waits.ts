@@ -249,7 +249,12 @@ class HeldWait implements InterruptWait, Waiter {
  */
 @Injectable()
 export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  /**
+   * The held waits by `<organisationId>:<interruptId>`: the one wait itself (an agent waits for its
+   * own interrupt: almost always one a key), a set only for several (a set per wait was ~150 bytes
+   * of a held request's heap, issue 37 §6).
+   */
+  private readonly waiters = new Map<string, HeldWait | Set<HeldWait>>();
   private readonly byOrganisation = new Map<string, number>();
   private readonly limits: { perOrganisation: number; perInstance: number };
   private readonly unsubscribe: () => void;
@@ -381,9 +386,10 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
       wait.woken = 'stopping';
       return wait;
     }
-    let set = this.waiters.get(wait.key);
-    if (set === undefined) this.waiters.set(wait.key, (set = new Set()));
-    set.add(wait);
+    const held = this.waiters.get(wait.key);
+    if (held === undefined) this.waiters.set(wait.key, wait);
+    else if (held instanceof Set) held.add(wait);
+    else this.waiters.set(wait.key, new Set([held, wait]));
     wait.registered = true;
     this.count++;
     bump(this.byOrganisation, organisationId, 1);
@@ -406,9 +412,12 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   unregister(wait: HeldWait): void {
     this.count--;
     bump(this.byOrganisation, wait.organisationId, -1);
-    const set = this.waiters.get(wait.key);
-    set?.delete(wait);
-    if (set?.size === 0) this.waiters.delete(wait.key);
+    const held = this.waiters.get(wait.key);
+    if (held === wait) this.waiters.delete(wait.key);
+    else if (held instanceof Set) {
+      held.delete(wait);
+      if (held.size === 0) this.waiters.delete(wait.key);
+    }
   }
 
   private refusalFor(organisationId: string): DomainError | undefined {
@@ -500,14 +509,14 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   }
 
   private wakeKey(key: string, outcome: WaitOutcome): void {
-    const set = this.waiters.get(key);
-    if (set === undefined) return;
-    for (const waiter of [...set]) waiter.wake(outcome);
+    const held = this.waiters.get(key);
+    if (held === undefined) return;
+    if (held instanceof Set) for (const waiter of [...held]) waiter.wake(outcome);
+    else held.wake(outcome);
   }
 
   private wakeAll(outcome: WaitOutcome): void {
-    for (const set of [...this.waiters.values()])
-      for (const waiter of [...set]) waiter.wake(outcome);
+    for (const key of [...this.waiters.keys()]) this.wakeKey(key, outcome);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
 import { setBudgetHeaders, spendOrRefuse } from '../rate-limits/budget-answer';
+import type { BudgetVerdict } from '../rate-limits/api-key-budget';
 import { HeldWaitRoute, spendingDeferred } from '../rate-limits/held-wait.decorator';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
@@ -46,6 +47,7 @@ import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { SetPriorityDto } from './dto/set-priority.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { GetInterruptQuery, MAX_WAIT_SECONDS } from './dto/get-interrupt.query';
+import type { InterruptInclude } from './interrupt-record';
 import {
   InterruptCountsResponse,
   InterruptDetailResponse,
@@ -84,6 +86,13 @@ class HeldClient implements WaitClient {
  * guard. A class rather than three closures: a held request keeps it while it is held.
  */
 class KeyWaitBudget implements WaitBudget {
+  /**
+   * What was left when the wait was held, for its answer's `RateLimit-*` fields: kept as the one
+   * verdict and set on the response when the hold ends, not as four response headers for the
+   * whole hold (a held request's heap, issue 37 §6).
+   */
+  private held: BudgetVerdict | undefined;
+
   constructor(
     private readonly budget: ApiKeyBudgetService,
     private readonly organisationId: string,
@@ -95,13 +104,21 @@ class KeyWaitBudget implements WaitBudget {
   }
 
   hold(): void {
-    setBudgetHeaders(this.res, this.budget.peek(this.organisationId));
+    this.held = this.budget.peek(this.organisationId);
+  }
+
+  unhold(): void {
+    setBudgetHeaders(this.res, this.held);
+    this.held = undefined;
   }
 
   charge(): void {
     this.budget.charge(this.organisationId);
   }
 }
+
+/** No `include`: one set for every such read, not an empty one per request (a held wait keeps it). */
+const NO_INCLUDE: ReadonlySet<InterruptInclude> = new Set();
 
 @Controller('api/interrupts')
 @ApiTags('interrupts')
@@ -113,10 +130,8 @@ export class InterruptsController {
     private readonly budget: ApiKeyBudgetService,
   ) {}
 
-  @Post()
   @MachineRoute()
-  @Operation({
-    operationId: 'createInterrupt',
+  @Operation.Post('/', 'createInterrupt', {
     summary: 'Open an interrupt: ask humans to review 1–20 actions',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
@@ -147,10 +162,8 @@ export class InterruptsController {
     );
   }
 
-  @Get()
   @MachineOrMemberRoute('interrupt.read')
-  @Operation({
-    operationId: 'listInterrupts',
+  @Operation.Get('/', 'listInterrupts', {
     summary:
       "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
     ok: InterruptListResponse,
@@ -168,22 +181,18 @@ export class InterruptsController {
   }
 
   // Declared before ':id', which would otherwise take "counts" for an id.
-  @Get('counts')
   @MemberRoute('interrupt.read')
-  @Operation({
-    operationId: 'countInterrupts',
+  @Operation.Get('counts', 'countInterrupts', {
     summary: "The inbox tabs' counts for the signed-in member (capped)",
     ok: InterruptCountsResponse,
   })
-  counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
+  counts(@CurrentMember() member: MemberPrincipal) {
     return this.interrupts.counts(member.organisationId, member.memberId);
   }
 
-  @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
   @HeldWaitRoute(MAX_WAIT_SECONDS)
-  @Operation({
-    operationId: 'getInterrupt',
+  @Operation.Get(':id', 'getInterrupt', {
     summary:
       "One interrupt with its decisions (and, with include, its session, history and argus's receipts)",
     ok: InterruptDetailResponse,
@@ -195,7 +204,10 @@ export class InterruptsController {
     @Req() req: HttpRequest,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
-    const include = new Set(query.include);
+    const include =
+      query.include === undefined || query.include.length === 0
+        ? NO_INCLUDE
+        : new Set(query.include);
     // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
     if (include.has('history')) assertMayReadAuditLog(caller);
     if (query.waitSeconds === undefined || query.waitSeconds === 0)
@@ -212,10 +224,8 @@ export class InterruptsController {
     );
   }
 
-  @Post(':id/decisions')
   @MemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'decideInterrupt',
+  @Operation.Post(':id/decisions', 'decideInterrupt', {
     summary: 'Decide one action request (one decision per action)',
   })
   @ApiCreatedResponse({
@@ -240,11 +250,9 @@ export class InterruptsController {
     });
   }
 
-  @Post(':id/cancel')
   @HttpCode(200)
   @MachineOrMemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'cancelInterrupt',
+  @Operation.Post(':id/cancel', 'cancelInterrupt', {
     summary:
       'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
   })
@@ -260,10 +268,8 @@ export class InterruptsController {
     return this.lifecycle.cancel(caller, id, body.reason ?? null);
   }
 
-  @Post(':id/extend')
   @MemberRoute('interrupt.decide')
-  @Operation({
-    operationId: 'extendInterruptDeadline',
+  @Operation.Post(':id/extend', 'extendInterruptDeadline', {
     summary: "Move an open interrupt's deadline later",
     ok: InterruptResponse,
   })
@@ -272,14 +278,12 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: ExtendDeadlineDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.lifecycle.extend(caller, id, body.timeoutSeconds);
   }
 
-  @Post(':id/assign')
   @MemberRoute('interrupt.assign')
-  @Operation({
-    operationId: 'assignInterrupt',
+  @Operation.Post(':id/assign', 'assignInterrupt', {
     summary: 'Assign to a member or a team of the organisation, or unassign ({"memberId": null})',
     ok: InterruptResponse,
   })
@@ -288,7 +292,7 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: AssignInterruptDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.review.assign({
       interruptId: id,
       // The body names exactly one (its validation): a team, a member, or `memberId: null`.
@@ -302,10 +306,8 @@ export class InterruptsController {
     });
   }
 
-  @Post(':id/priority')
   @MemberRoute('interrupt.assign')
-  @Operation({
-    operationId: 'setInterruptPriority',
+  @Operation.Post(':id/priority', 'setInterruptPriority', {
     summary: 'Change how urgent an open interrupt is (low, normal, high, urgent)',
     ok: InterruptResponse,
   })
@@ -314,15 +316,13 @@ export class InterruptsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: SetPriorityDto,
-  ): Promise<InterruptResponse> {
+  ) {
     return this.review.setPriority({ interruptId: id, priority: body.priority, ...caller });
   }
 
-  @Post(':id/escalate')
   @HttpCode(200)
   @MemberRoute('interrupt.escalate')
-  @Operation({
-    operationId: 'escalateInterrupt',
+  @Operation.Post(':id/escalate', 'escalateInterrupt', {
     summary: 'Raise the escalation level, with an optional reason',
   })
   // SPEC §6: `{reason?}` — no body at all escalates without a reason.

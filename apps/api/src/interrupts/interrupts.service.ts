@@ -126,8 +126,10 @@ export const WAIT_FREE_AFTER_MS = 10_000;
 export interface WaitBudget {
   /** Answered without being held: one request, like any read (throws 429 when none is left). */
   spend(): void;
-  /** Held: nothing spent (the answer's `RateLimit-*` fields say what is left). */
+  /** Held: nothing spent (the answer's `RateLimit-*` fields say what was left now). */
   hold(): void;
+  /** The hold ended (before its answer is read): the answer gets the fields `hold` saw. */
+  unhold(): void;
   /** A held wait ended short by its own clock or its client: one request after all, even past the budget. */
   charge(): void;
 }
@@ -781,6 +783,7 @@ export class InterruptsService {
       budget?.hold();
       const heldAt = Date.now();
       const outcome = await wait.until(waitMs, client);
+      budget?.unhold();
       if (
         (outcome === 'elapsed' || outcome === 'disconnected') &&
         Date.now() - heldAt < WAIT_FREE_AFTER_MS

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Param, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import type { MemberCall, GranterCall, UserCall } from '../auth/caller';
@@ -35,61 +35,48 @@ export class InvitationsController {
     private readonly cookies: SessionCookies,
   ) {}
 
-  @Get()
   @MemberRoute('member.invite')
-  @Operation({
-    operationId: 'listInvitations',
+  @Operation.Get('/', 'listInvitations', {
     summary: 'List pending and accepted invitations, newest first (expired ones are not listed)',
     ok: InvitationListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<InvitationListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { invitations: await this.invitations.list(member.organisationId) };
   }
 
-  @Post()
   @MemberRoute('member.invite')
   @CostlyWrite('invitation_create')
-  @Operation({
-    operationId: 'createInvitation',
+  @Operation.Post('/', 'createInvitation', {
     summary:
       'Invite someone by email, whether or not they have an account; the token is in this response only. ' +
       '409 only for a current member of this organisation or a pending invitation to it.',
     created: CreatedInvitationResponse,
   })
-  create(
-    @GranterCaller() caller: GranterCall,
-    @Body() body: CreateInvitationDto,
-  ): Promise<CreatedInvitationResponse> {
+  create(@GranterCaller() caller: GranterCall, @Body() body: CreateInvitationDto) {
     return this.invitations.create(caller, body.email, body.roleId);
   }
 
-  @Delete(':id')
   @MemberRoute('member.invite')
-  @Operation({
-    operationId: 'withdrawInvitation',
+  @Operation.Delete(':id', 'withdrawInvitation', {
     summary: 'Withdraw a pending invitation: its token stops working',
     noContent: 'Withdrawn.',
   })
-  async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async withdraw(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.invitations.withdraw(caller, id);
   }
 
-  @Get(':token/preview')
   @HumanRoute()
-  @Operation({
-    operationId: 'getInvitation',
+  @Operation.Get(':token/preview', 'getInvitation', {
     summary: 'What a pending invitation offers: organisation, role, and the address it was sent to',
     ok: InvitationPreviewResponse,
   })
-  preview(@Param('token') token: string): Promise<InvitationPreviewResponse> {
+  preview(@Param('token') token: string) {
     return this.invitations.preview(token);
   }
 
   /** Signs up from the invitation link: a new account joins the organisation and is signed in. */
-  @Post(':token/accept')
   @HumanRoute()
-  @Operation({
-    operationId: 'acceptInvitation',
+  @Operation.Post(':token/accept', 'acceptInvitation', {
     summary:
       'Accept an invitation with a new account: join the organisation and sign in (sets the session cookie). ' +
       'An address that already has an account signs in and uses join instead.',
@@ -100,7 +87,7 @@ export class InvitationsController {
     @Body() body: AcceptInvitationDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
-  ): Promise<OrganisationJoinedResponse> {
+  ) {
     const signedIn = await this.invitations.accept(
       token,
       body.name,
@@ -113,10 +100,8 @@ export class InvitationsController {
   }
 
   /** The signed-in person accepts an invitation sent to their address: another organisation on the same account. */
-  @Post(':token/join')
   @UserRoute()
-  @Operation({
-    operationId: 'joinInvitation',
+  @Operation.Post(':token/join', 'joinInvitation', {
     summary:
       'Accept an invitation sent to your address while signed in: its organisation joins your account',
     created: OrganisationJoinedResponse,
@@ -127,7 +112,7 @@ export class InvitationsController {
     @UserCaller() caller: UserCall,
     @Param('token') token: string,
     @Body() body: JoinInvitationDto,
-  ): Promise<OrganisationJoinedResponse> {
+  ) {
     refuseUnderSso(caller.user, 'joinOrganisation');
     return this.invitations.join(caller, token, body.emailProof);
   }

@@ -35,6 +35,15 @@ describe('isoTime', () => {
     jest.setSystemTime(new Date('2026-11-28T00:00:00.000Z'));
     expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
   });
+
+  it('writes every millisecond of a second, and the next second, as pino does', () => {
+    jest.useFakeTimers({ now: new Date('2026-12-31T23:59:58.000Z') });
+    for (let ms = 0; ms < 2_500; ms += 1) {
+      expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+      jest.setSystemTime(Date.now() + 1);
+    }
+    expect(isoTime()).toBe(',"time":"2027-01-01T00:00:00.500Z"');
+  });
 });
 
 describe('redactUrl', () => {
@@ -159,6 +168,31 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
     expect(text).toContain('GET /api/whoami 200 3ms');
     expect(text).toMatch(/WARN.*the dashboard is not built/);
     expect(text).not.toContain('"level"');
+  });
+
+  it("folds httpLogger's own request line the same way", async () => {
+    const out: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const log = httpLogger(
+      createLogger({ logLevel: 'info', logFormat: 'pretty' } as AppConfig, destination),
+      'ilk_',
+    );
+    const req = new IncomingMessage(new Socket());
+    req.method = 'POST';
+    req.url = '/api/interrupts';
+    const res = new ServerResponse(req);
+    log(req, res, assignRequestId(req, res));
+    res.statusCode = 201;
+    res.emit('close');
+    // Through the pretty stream's pipe (bounded).
+    for (let waited = 0; !out.join('').includes('\n') && waited < 5_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(out.join('')).toMatch(/INFO.*POST \/api\/interrupts 201 \d+ms/);
   });
 });
 

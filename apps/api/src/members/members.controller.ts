@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { GranterCall } from '../auth/caller';
 import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
@@ -15,22 +15,18 @@ import { Operation } from '../openapi/operation.decorator';
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
-  @Get()
   // Whoever may assign interrupts must see whom to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('member.manage', 'interrupt.assign'))
-  @Operation({
-    operationId: 'listMembers',
+  @Operation.Get('/', 'listMembers', {
     summary: "List the organisation's members, oldest first",
     ok: MemberListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { members: await this.members.list(member.organisationId) };
   }
 
-  @Patch(':id')
   @MemberRoute('member.manage')
-  @Operation({
-    operationId: 'changeMemberRole',
+  @Operation.Patch(':id', 'changeMemberRole', {
     summary: "Change a member's role (the last Owner cannot be demoted)",
     ok: MemberResponse,
   })
@@ -38,20 +34,18 @@ export class MembersController {
     @GranterCaller() caller: GranterCall,
     @IdParam() id: string,
     @Body() body: ChangeMemberRoleDto,
-  ): Promise<MemberResponse> {
+  ) {
     return this.members.changeRole(caller, id, body.roleId);
   }
 
-  @Delete(':id')
   @MemberRoute('member.manage')
-  @Operation({
-    operationId: 'removeMember',
+  @Operation.Delete(':id', 'removeMember', {
     summary:
       'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +
       'Their account and sign-in sessions stay, for their other organisations.',
     noContent: 'Removed (or left, when it is yourself).',
   })
-  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
+  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string) {
     await this.members.remove(caller, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
@@ -20,28 +20,21 @@ import { Operation } from '../openapi/operation.decorator';
 export class ActionLinksController {
   constructor(private readonly links: ActionLinksService) {}
 
-  @Post('preview')
   @HumanRoute()
-  @Operation({
-    operationId: 'previewActionLink',
+  @Operation.Post('preview', 'previewActionLink', {
     summary: 'What an emailed action link would decide, for whom (changes nothing)',
     ok: ActionLinkPreviewResponse,
   })
-  preview(@Body() body: PreviewActionLinkDto): Promise<ActionLinkPreviewResponse> {
+  preview(@Body() body: PreviewActionLinkDto) {
     return this.links.preview(body.token);
   }
 
-  @Post('decide')
   @HumanRoute()
-  @Operation({
-    operationId: 'decideWithActionLink',
+  @Operation.Post('decide', 'decideWithActionLink', {
     summary: 'Decide with an emailed action link, once, as the member it was sent to',
     ok: InterruptResponse,
   })
-  decide(
-    @Body() body: DecideWithActionLinkDto,
-    @ClientIp() ip: string | null,
-  ): Promise<InterruptResponse> {
+  decide(@Body() body: DecideWithActionLinkDto, @ClientIp() ip: string | null) {
     return this.links.decide(body.token, body.message, ip);
   }
 }

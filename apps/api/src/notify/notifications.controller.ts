@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
+import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { MemberCall } from '../auth/caller';
@@ -24,21 +24,17 @@ import { Operation } from '../openapi/operation.decorator';
 export class NotificationsController {
   constructor(private readonly settings: NotificationSettingsService) {}
 
-  @Get('preferences')
   @MemberRoute()
-  @Operation({
-    operationId: 'getNotificationPreferences',
+  @Operation.Get('preferences', 'getNotificationPreferences', {
     summary: 'Your notification preferences in this organisation, and what applies',
     ok: NotificationPreferencesResponse,
   })
-  preferences(@CurrentMember() member: MemberPrincipal): Promise<NotificationPreferencesResponse> {
+  preferences(@CurrentMember() member: MemberPrincipal) {
     return this.settings.preferences(member.organisationId, member.memberId);
   }
 
-  @Put('preferences')
   @MemberRoute()
-  @Operation({
-    operationId: 'updateNotificationPreferences',
+  @Operation.Put('preferences', 'updateNotificationPreferences', {
     summary:
       'Set your time zone and preferences (a kind or channel left out follows the organisation)',
     ok: NotificationPreferencesResponse,
@@ -46,48 +42,40 @@ export class NotificationsController {
   updatePreferences(
     @MemberCaller() caller: MemberCall,
     @Body() body: UpdateNotificationPreferencesDto,
-  ): Promise<NotificationPreferencesResponse> {
+  ) {
     return this.settings.updatePreferences({ changes: body, ...caller });
   }
 
-  @Get('settings')
   @MemberRoute()
-  @Operation({
-    operationId: 'getNotificationSettings',
+  @Operation.Get('settings', 'getNotificationSettings', {
     summary: "The organisation's notification defaults",
     ok: NotificationSettingsResponse,
   })
-  organisationSettings(
-    @CurrentMember() member: MemberPrincipal,
-  ): Promise<NotificationSettingsResponse> {
+  organisationSettings(@CurrentMember() member: MemberPrincipal) {
     return this.settings.settings(member.organisationId);
   }
 
-  @Patch('settings')
   @MemberRoute('member.manage')
-  @Operation({
-    operationId: 'updateNotificationSettings',
+  @Operation.Patch('settings', 'updateNotificationSettings', {
     summary: "Replace the organisation's notification defaults",
     ok: NotificationSettingsResponse,
   })
   updateOrganisationSettings(
     @MemberCaller() caller: MemberCall,
     @Body() body: UpdateNotificationSettingsDto,
-  ): Promise<NotificationSettingsResponse> {
+  ) {
     return this.settings.updateSettings({ changes: body, ...caller });
   }
 
-  @Get('deliveries')
   @MemberRoute()
-  @Operation({
-    operationId: 'listNotificationDeliveries',
+  @Operation.Get('deliveries', 'listNotificationDeliveries', {
     summary: 'Recent notifications and their delivery status: yours, or (member.manage) everyone’s',
     ok: NotificationDeliveryListResponse,
   })
   async deliveries(
     @CurrentMember() member: MemberPrincipal,
     @Query() query: ListNotificationDeliveriesQuery,
-  ): Promise<NotificationDeliveryListResponse> {
+  ) {
     const everyone = query.scope === 'organisation';
     if (everyone && !member.permissions.has('member.manage'))
       throw new DomainError('FORBIDDEN', missingPermissionMessage('member.manage'));

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -31,23 +31,17 @@ export class OrganisationController {
     private readonly twoFactorRequirement: TwoFactorRequirementService,
   ) {}
 
-  @Get('two-factor-requirement')
   @MemberRoute()
-  @Operation({
-    operationId: 'getTwoFactorRequirement',
+  @Operation.Get('two-factor-requirement', 'getTwoFactorRequirement', {
     summary: 'Whether the organisation requires two-factor sign-in of its members',
     ok: TwoFactorRequirementResponse,
   })
-  getTwoFactorRequirement(
-    @CurrentMember() member: MemberPrincipal,
-  ): Promise<TwoFactorRequirementResponse> {
+  getTwoFactorRequirement(@CurrentMember() member: MemberPrincipal) {
     return this.twoFactorRequirement.get(member.organisationId);
   }
 
-  @Put('two-factor-requirement')
   @MemberRoute('member.manage')
-  @Operation({
-    operationId: 'putTwoFactorRequirement',
+  @Operation.Put('two-factor-requirement', 'putTwoFactorRequirement', {
     summary:
       'Require two-factor sign-in for members (Owners only): a password sign-in without it no longer acts for the organisation until the person turns it on',
     description:
@@ -57,88 +51,68 @@ export class OrganisationController {
   putTwoFactorRequirement(
     @MemberCaller() caller: MemberCall,
     @Body() body: PutTwoFactorRequirementDto,
-  ): Promise<TwoFactorRequirementResponse> {
+  ) {
     return this.twoFactorRequirement.set(caller, body.requireTwoFactor);
   }
 
-  @Get()
   @MemberRoute()
-  @Operation({
-    operationId: 'getOrganisation',
+  @Operation.Get('/', 'getOrganisation', {
     summary: "The organisation, its plan and this month's usage",
     ok: OrganisationResponse,
   })
-  get(@CurrentMember() member: MemberPrincipal): Promise<OrganisationResponse> {
+  get(@CurrentMember() member: MemberPrincipal) {
     return this.organisations.get(member.organisationId);
   }
 
-  @Put('plan')
   @MemberRoute('billing.manage')
-  @Operation({
-    operationId: 'changePlan',
+  @Operation.Put('plan', 'changePlan', {
     summary: 'Move the organisation to the Free or Pro plan',
     ok: OrganisationResponse,
   })
-  changePlan(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: ChangePlanDto,
-  ): Promise<OrganisationResponse> {
+  changePlan(@MemberCaller() caller: MemberCall, @Body() body: ChangePlanDto) {
     return this.organisations.changePlan(caller, body.plan);
   }
 
-  @Get('interrupt-deadlines')
   @MemberRoute()
-  @Operation({
-    operationId: 'getInterruptDeadlineSettings',
+  @Operation.Get('interrupt-deadlines', 'getInterruptDeadlineSettings', {
     summary:
       "The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)",
     ok: InterruptDeadlineSettingsResponse,
   })
-  deadlineSettings(
-    @CurrentMember() member: MemberPrincipal,
-  ): Promise<InterruptDeadlineSettingsResponse> {
+  deadlineSettings(@CurrentMember() member: MemberPrincipal) {
     return this.deadlines.get(member.organisationId);
   }
 
   // Who may let the service approve without a person: the same holders as argus's rules.
-  @Patch('interrupt-deadlines')
   @MemberRoute('classification.manage')
-  @Operation({
-    operationId: 'updateInterruptDeadlineSettings',
+  @Operation.Patch('interrupt-deadlines', 'updateInterruptDeadlineSettings', {
     summary: "Change the organisation's bounds on interrupt deadlines (the fields given)",
     ok: InterruptDeadlineSettingsResponse,
   })
   updateDeadlineSettings(
     @MemberCaller() caller: MemberCall,
     @Body() body: UpdateInterruptDeadlineSettingsDto,
-  ): Promise<InterruptDeadlineSettingsResponse> {
+  ) {
     return this.deadlines.update(caller, body);
   }
 
-  @Get('escalation-policy')
   @MemberRoute()
-  @Operation({
-    operationId: 'getEscalationPolicy',
+  @Operation.Get('escalation-policy', 'getEscalationPolicy', {
     summary:
       "The organisation's escalation policy: reminders and escalations of waiting interrupts",
     ok: EscalationPolicyResponse,
   })
-  escalationPolicy(@CurrentMember() member: MemberPrincipal): Promise<EscalationPolicyResponse> {
+  escalationPolicy(@CurrentMember() member: MemberPrincipal) {
     return this.escalation.get(member.organisationId);
   }
 
   // Steps assign interrupts to members and teams: the people who arrange the teams set them.
-  @Put('escalation-policy')
   @MemberRoute('team.manage')
-  @Operation({
-    operationId: 'replaceEscalationPolicy',
+  @Operation.Put('escalation-policy', 'replaceEscalationPolicy', {
     summary: "Replace the organisation's escalation policy ([] removes it)",
     ok: EscalationPolicyResponse,
   })
-  replaceEscalationPolicy(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: EscalationPolicyDto,
-  ): Promise<EscalationPolicyResponse> {
+  replaceEscalationPolicy(@MemberCaller() caller: MemberCall, @Body() body: EscalationPolicyDto) {
     return this.escalation.replace({ steps: body.steps, ...caller });
   }
 }

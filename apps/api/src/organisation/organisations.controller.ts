@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { UserCall } from '../auth/caller';
 import { UserCaller } from '../auth/decorators/current-principal.decorator';
@@ -16,18 +16,13 @@ import { Operation } from '../openapi/operation.decorator';
 export class OrganisationsController {
   constructor(private readonly organisations: OrganisationService) {}
 
-  @Post()
   @UserRoute()
   @CostlyWrite('organisation_create')
-  @Operation({
-    operationId: 'createOrganisation',
+  @Operation.Post('/', 'createOrganisation', {
     summary: 'Create another organisation (Free plan), with you as its Owner',
     created: OrganisationJoinedResponse,
   })
-  create(
-    @UserCaller() caller: UserCall,
-    @Body() body: CreateOrganisationDto,
-  ): Promise<OrganisationJoinedResponse> {
+  create(@UserCaller() caller: UserCall, @Body() body: CreateOrganisationDto) {
     refuseUnderSso(caller.user, 'createOrganisation');
     return this.organisations.create(caller, body.name);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -19,25 +19,18 @@ import { Operation } from '../openapi/operation.decorator';
 export class TeamEscalationPolicyController {
   constructor(private readonly escalation: EscalationPolicyService) {}
 
-  @Get(':id/escalation-policy')
   @MemberRoute()
-  @Operation({
-    operationId: 'getTeamEscalationPolicy',
+  @Operation.Get(':id/escalation-policy', 'getTeamEscalationPolicy', {
     summary:
       "A team's escalation policy: reminders and escalations of the interrupts assigned to it",
     ok: EscalationPolicyResponse,
   })
-  get(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-  ): Promise<EscalationPolicyResponse> {
+  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string) {
     return this.escalation.getForTeam(member.organisationId, id);
   }
 
-  @Put(':id/escalation-policy')
   @MemberRoute('team.manage')
-  @Operation({
-    operationId: 'replaceTeamEscalationPolicy',
+  @Operation.Put(':id/escalation-policy', 'replaceTeamEscalationPolicy', {
     summary: "Replace a team's escalation policy ([] removes it: the organisation's applies)",
     ok: EscalationPolicyResponse,
   })
@@ -45,7 +38,7 @@ export class TeamEscalationPolicyController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: EscalationPolicyDto,
-  ): Promise<EscalationPolicyResponse> {
+  ) {
     return this.escalation.replaceForTeam({ teamId: id, steps: body.steps, ...caller });
   }
 }

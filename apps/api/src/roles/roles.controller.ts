@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { GranterCall } from '../auth/caller';
 import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
@@ -19,50 +19,38 @@ export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
   /** Whoever invites needs the roles to invite with, so inviting admits too. */
-  @Get()
   @MemberRoute(anyPermissionOf('member.invite', 'role.manage'))
-  @Operation({
-    operationId: 'listRoles',
+  @Operation.Get('/', 'listRoles', {
     summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)",
     ok: RoleListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { roles: await this.roles.list(member.organisationId) };
   }
 
-  @Post()
   @CostlyWrite('role_create')
-  @Operation({
-    operationId: 'createRole',
+  @Operation.Post('/', 'createRole', {
     summary: 'Create a custom role with a set of permissions',
     created: RoleResponse,
   })
-  create(@GranterCaller() caller: GranterCall, @Body() body: CreateRoleDto): Promise<RoleResponse> {
+  create(@GranterCaller() caller: GranterCall, @Body() body: CreateRoleDto) {
     return this.roles.create(caller, body.name, body.permissions);
   }
 
-  @Patch(':id')
-  @Operation({
-    operationId: 'updateRole',
+  @Operation.Patch(':id', 'updateRole', {
     summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)',
     ok: RoleResponse,
   })
-  update(
-    @GranterCaller() caller: GranterCall,
-    @IdParam() id: string,
-    @Body() body: UpdateRoleDto,
-  ): Promise<RoleResponse> {
+  update(@GranterCaller() caller: GranterCall, @IdParam() id: string, @Body() body: UpdateRoleDto) {
     return this.roles.update(caller, id, { name: body.name, permissions: body.permissions });
   }
 
-  @Delete(':id')
-  @Operation({
-    operationId: 'deleteRole',
+  @Operation.Delete(':id', 'deleteRole', {
     summary:
       'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
     noContent: 'Deleted.',
   })
-  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string): Promise<void> {
+  async remove(@GranterCaller() caller: GranterCall, @IdParam() id: string) {
     await this.roles.remove(caller, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -56,9 +56,8 @@ export class SessionsController {
     this.viewers = sse.for(liveView);
   }
 
-  @Post()
   @MachineRoute()
-  @Operation({ operationId: 'startSession', summary: 'Start a Live View session' })
+  @Operation.Post('/', 'startSession', { summary: 'Start a Live View session' })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: SessionResponse })
   @ApiPaymentRequiredResponse({
@@ -86,34 +85,26 @@ export class SessionsController {
     );
   }
 
-  @Get()
   @MachineOrMemberRoute('session.read')
-  @Operation({
-    operationId: 'listSessions',
+  @Operation.Get('/', 'listSessions', {
     summary: "The organisation's sessions, newest first, a page at a time",
     ok: SessionListResponse,
   })
   list(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListSessionsQuery,
-  ): Promise<SessionListResponse> {
+  ) {
     return this.sessions.list({ organisationId: caller.organisationId, listing: query });
   }
 
-  @Get(':id')
   @MachineOrMemberRoute('session.read')
-  @Operation({ operationId: 'retrieveSession', summary: 'One session', ok: SessionResponse })
-  get(
-    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
-    @IdParam() id: string,
-  ): Promise<SessionResponse> {
+  @Operation.Get(':id', 'retrieveSession', { summary: 'One session', ok: SessionResponse })
+  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string) {
     return this.sessions.get(caller.organisationId, id);
   }
 
-  @Post(':id/messages')
   @MachineRoute()
-  @Operation({
-    operationId: 'appendSessionMessages',
+  @Operation.Post(':id/messages', 'appendSessionMessages', {
     summary: 'Append 1–100 messages to an active session',
   })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
@@ -144,36 +135,31 @@ export class SessionsController {
     );
   }
 
-  @Post(':id/end')
   @MachineRoute()
-  @Operation({ operationId: 'endSession', summary: 'End a session', ok: SessionResponse })
+  @Operation.Post(':id/end', 'endSession', { summary: 'End a session', ok: SessionResponse })
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
-  end(@KeyCaller() caller: KeyCall, @IdParam() id: string): Promise<SessionResponse> {
+  end(@KeyCaller() caller: KeyCall, @IdParam() id: string) {
     return this.sessions.end(caller, id);
   }
 
-  @Post(':id/disconnect')
   @MemberRoute('session.disconnect')
-  @Operation({
-    operationId: 'disconnectSession',
+  @Operation.Post(':id/disconnect', 'disconnectSession', {
     summary: 'Disconnect a session from the dashboard',
     ok: SessionResponse,
   })
   @ApiConflictResponse({
     description: 'CONFLICT: the session has already ended or was disconnected.',
   })
-  disconnect(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<SessionResponse> {
+  disconnect(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     return this.sessions.disconnect(caller, id);
   }
 
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */
-  @Get(':id/stream')
   @MemberRoute('session.read')
   @OrganisationInQuery()
-  @Operation({
-    operationId: 'streamSession',
+  @Operation.Get(':id/stream', 'streamSession', {
     summary: 'The Live View: the session as Server-Sent Events',
   })
   @ApiHeader({

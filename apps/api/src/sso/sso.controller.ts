@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { GranterCall, MemberCall } from '../auth/caller';
 import {
@@ -40,9 +40,7 @@ export class SsoSignInController {
     private readonly sessions: SignInSessionService,
   ) {}
 
-  @Post()
-  @Operation({
-    operationId: 'startSingleSignOn',
+  @Operation.Post('/', 'startSingleSignOn', {
     summary: "Start signing in with the OpenID provider of your address's organisation",
     description:
       "Answers the provider's sign-in page to send the browser to, and sets a short-lived HttpOnly cookie (10 minutes) holding this attempt's state, nonce and PKCE verifier, sealed: only this browser can finish it.",
@@ -52,16 +50,14 @@ export class SsoSignInController {
     @Body() body: StartSsoDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
-  ): Promise<SsoStartResponse> {
+  ) {
     const started = await this.signIn.start(body.email, ip);
     this.cookies.setSsoFlow(res, started.flow, started.expiresAt);
     return { authorizationUrl: started.authorizationUrl };
   }
 
-  @Post('callback')
   @HttpCode(200)
-  @Operation({
-    operationId: 'finishSingleSignOn',
+  @Operation.Post('callback', 'finishSingleSignOn', {
     summary:
       'Finish signing in with the query string the provider sent the browser back with; signs in for that organisation only',
   })
@@ -100,71 +96,52 @@ export class SsoSignInController {
 export class SsoSettingsController {
   constructor(private readonly settings: SsoSettingsService) {}
 
-  @Get()
-  @Operation({
-    operationId: 'getSingleSignOn',
+  @Operation.Get('/', 'getSingleSignOn', {
     summary:
       "The organisation's OpenID provider (never its secret), and the redirect URI to register with it",
     ok: SsoSettingsResponse,
   })
-  get(@CurrentMember() member: MemberPrincipal): Promise<SsoSettingsResponse> {
+  get(@CurrentMember() member: MemberPrincipal) {
     return this.settings.get(member.organisationId);
   }
 
-  @Put()
-  @Operation({
-    operationId: 'putSingleSignOn',
+  @Operation.Put('/', 'putSingleSignOn', {
     summary:
       "Connect or change the organisation's OpenID provider (its discovery document is read first)",
     ok: SsoSettingsResponse,
   })
-  put(
-    @GranterCaller() caller: GranterCall,
-    @Body() body: PutSsoConnectionDto,
-  ): Promise<SsoSettingsResponse> {
+  put(@GranterCaller() caller: GranterCall, @Body() body: PutSsoConnectionDto) {
     return this.settings.put({ connection: body, ...caller });
   }
 
-  @Put('requirement')
-  @Operation({
-    operationId: 'putSingleSignOnRequirement',
+  @Operation.Put('requirement', 'putSingleSignOnRequirement', {
     summary:
       'Require single sign-on: password sign-in no longer acts for the organisation (Owners keep it as an audited break-glass path)',
     description:
       'Turning it on needs a provider that has signed someone in with its current issuer and client id (`verifiedAt`). API keys are not affected.',
     ok: SsoSettingsResponse,
   })
-  putRequirement(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: PutSsoRequirementDto,
-  ): Promise<SsoSettingsResponse> {
+  putRequirement(@MemberCaller() caller: MemberCall, @Body() body: PutSsoRequirementDto) {
     return this.settings.setRequirement(caller, body.requireSso);
   }
 
-  @Post('domains/verify')
-  @Operation({
-    operationId: 'verifySingleSignOnDomain',
+  @Operation.Post('domains/verify', 'verifySingleSignOnDomain', {
     summary:
       "Prove an email domain: look up its TXT record `_interlock-challenge.<domain>` now; found with this organisation's token, the domain signs people in",
     description:
       'Until a domain is verified it routes no sign-in, links no existing account and provisions nobody. A domain verified already answers as it is; a domain another organisation has verified cannot be.',
     ok: SsoSettingsResponse,
   })
-  verifyDomain(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: VerifySsoDomainDto,
-  ): Promise<SsoSettingsResponse> {
+  verifyDomain(@MemberCaller() caller: MemberCall, @Body() body: VerifySsoDomainDto) {
     return this.settings.verifyDomain(caller, body.domain);
   }
 
-  @Delete()
-  @Operation({
-    operationId: 'deleteSingleSignOn',
+  @Operation.Delete('/', 'deleteSingleSignOn', {
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',
     noContent: 'Disconnected.',
   })
-  async remove(@MemberCaller() caller: MemberCall): Promise<void> {
+  async remove(@MemberCaller() caller: MemberCall) {
     await this.settings.remove(caller);
   }
 }
@@ -175,17 +152,15 @@ export class SsoSettingsController {
 export class SsoAccountController {
   constructor(private readonly links: SsoLinksService) {}
 
-  @Get()
   @UserRoute()
-  @Operation({
-    operationId: 'listMySingleSignOn',
+  @Operation.Get('/', 'listMySingleSignOn', {
     summary:
       'Your organisations whose single sign-on signs in your address, and whether your account is linked to it',
     description:
       'To link, start single sign-on (startSingleSignOn with your address) in the browser that holds your password sign-in session: the callback links the account and keeps that session.',
     ok: MySingleSignOnResponse,
   })
-  list(@CurrentUser() user: UserPrincipal): Promise<MySingleSignOnResponse> {
+  list(@CurrentUser() user: UserPrincipal) {
     return this.links.of(user);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -18,47 +18,35 @@ import { Operation } from '../openapi/operation.decorator';
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
-  @Get()
   // Whoever may assign interrupts must see the teams to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('team.manage', 'interrupt.assign'))
-  @Operation({
-    operationId: 'listTeams',
+  @Operation.Get('/', 'listTeams', {
     summary: "List the organisation's teams with their members",
     ok: TeamListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { teams: await this.teams.list(member.organisationId) };
   }
 
-  @Post()
-  @Operation({ operationId: 'createTeam', summary: 'Create an empty team', created: TeamResponse })
-  create(@MemberCaller() caller: MemberCall, @Body() body: CreateTeamDto): Promise<TeamResponse> {
+  @Operation.Post('/', 'createTeam', { summary: 'Create an empty team', created: TeamResponse })
+  create(@MemberCaller() caller: MemberCall, @Body() body: CreateTeamDto) {
     return this.teams.create(caller, body.name);
   }
 
-  @Patch(':id')
-  @Operation({ operationId: 'renameTeam', summary: 'Rename a team', ok: TeamResponse })
-  rename(
-    @MemberCaller() caller: MemberCall,
-    @IdParam() id: string,
-    @Body() body: RenameTeamDto,
-  ): Promise<TeamResponse> {
+  @Operation.Patch(':id', 'renameTeam', { summary: 'Rename a team', ok: TeamResponse })
+  rename(@MemberCaller() caller: MemberCall, @IdParam() id: string, @Body() body: RenameTeamDto) {
     return this.teams.rename(caller, id, body.name);
   }
 
-  @Delete(':id')
-  @Operation({
-    operationId: 'deleteTeam',
+  @Operation.Delete(':id', 'deleteTeam', {
     summary: 'Delete a team (its members stay in the organisation)',
     noContent: 'Deleted.',
   })
-  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.teams.remove(caller, id);
   }
 
-  @Post(':id/members')
-  @Operation({
-    operationId: 'addTeamMember',
+  @Operation.Post(':id/members', 'addTeamMember', {
     summary: 'Add a member to a team; adding one already in it changes nothing',
     noContent: 'Added (or already in the team).',
   })
@@ -66,13 +54,11 @@ export class TeamsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: AddTeamMemberDto,
-  ): Promise<void> {
+  ) {
     await this.teams.addMember(caller, id, body.memberId);
   }
 
-  @Delete(':id/members/:memberId')
-  @Operation({
-    operationId: 'removeTeamMember',
+  @Operation.Delete(':id/members/:memberId', 'removeTeamMember', {
     summary: 'Remove a member from a team; removing one not in it changes nothing',
     noContent: 'Removed (or was not in the team).',
   })
@@ -80,7 +66,7 @@ export class TeamsController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @IdParam('memberId') memberId: string,
-  ): Promise<void> {
+  ) {
     await this.teams.removeMember(caller, id, memberId);
   }
 }

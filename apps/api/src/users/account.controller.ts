@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
@@ -34,37 +34,28 @@ export class AccountController {
     private readonly emailChange: EmailChangeService,
   ) {}
 
-  @Get()
-  @Operation({
-    operationId: 'getMe',
+  @Operation.Get('/', 'getMe', {
     summary:
       'The signed-in person and the organisations they are a member of, with their role in each',
     description:
       'Only the organisations this sign-in session acts for: under one made by single sign-on, the organisation that signed them in; under a password one, not those that require single sign-on (where the person is no Owner).',
     ok: AccountResponse,
   })
-  me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
+  me(@CurrentUser() user: UserPrincipal) {
     return this.auth.account(user.userId, user.ssoOrganisationId);
   }
 
-  @Patch()
-  @Operation({
-    operationId: 'updateMyProfile',
+  @Operation.Patch('/', 'updateMyProfile', {
     summary: 'Change your name (Settings → Profile); answers your account as getMe does',
     ok: AccountResponse,
   })
-  async updateProfile(
-    @UserCaller() caller: UserCall,
-    @Body() body: UpdateProfileDto,
-  ): Promise<AccountResponse> {
+  async updateProfile(@UserCaller() caller: UserCall, @Body() body: UpdateProfileDto) {
     await this.profile.rename(caller, body.name);
     return this.me(caller.user);
   }
 
-  @Post('email')
   @HttpCode(202)
-  @Operation({
-    operationId: 'changeMyEmail',
+  @Operation.Post('email', 'changeMyEmail', {
     summary:
       'Ask to change your email address (your password is required): a link goes to the new address, and the change happens when it is opened',
     description:
@@ -79,25 +70,18 @@ export class AccountController {
     return this.emailChange.request(caller, body.email, body.password);
   }
 
-  @Post('password')
-  @Operation({
-    operationId: 'changePassword',
+  @Operation.Post('password', 'changePassword', {
     summary:
       'Change your password (the current one is required); your other sign-in sessions end, this one stays',
     noContent: 'Changed.',
   })
-  async changePassword(
-    @UserCaller() caller: UserCall,
-    @Body() body: ChangePasswordDto,
-  ): Promise<void> {
+  async changePassword(@UserCaller() caller: UserCall, @Body() body: ChangePasswordDto) {
     refuseUnderSso(caller.user, 'changePassword');
     await this.passwords.change(caller, body.currentPassword, body.newPassword);
   }
 
-  @Post('email-verification')
   @HttpCode(202)
-  @Operation({
-    operationId: 'resendEmailVerification',
+  @Operation.Post('email-verification', 'resendEmailVerification', {
     summary: 'Email a new verification link (single use, 24 hours) to your address',
     description:
       '409 when the address is verified already; a few emails per hour (429 beyond them).',
@@ -107,31 +91,25 @@ export class AccountController {
     await this.verification.resend(user);
   }
 
-  @Get('sessions')
-  @Operation({
-    operationId: 'listMySignInSessions',
+  @Operation.Get('sessions', 'listMySignInSessions', {
     summary:
       'Where you are signed in: your live sign-in sessions, with their latest use, address and browser',
     ok: AccountSignInSessionsResponse,
   })
-  listSessions(@CurrentUser() user: UserPrincipal): Promise<AccountSignInSessionsResponse> {
+  listSessions(@CurrentUser() user: UserPrincipal) {
     return this.sessions.list(user);
   }
 
-  @Post('sessions/revoke-others')
-  @Operation({
-    operationId: 'endMyOtherSignInSessions',
+  @Operation.Post('sessions/revoke-others', 'endMyOtherSignInSessions', {
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
     noContent: 'Ended (none is fine).',
   })
-  async revokeOthers(@UserCaller() caller: UserCall): Promise<void> {
+  async revokeOthers(@UserCaller() caller: UserCall) {
     refuseUnderSso(caller.user, 'endSessions');
     await this.sessions.revokeOthers(caller);
   }
 
-  @Delete('sessions/:id')
-  @Operation({
-    operationId: 'endMySignInSession',
+  @Operation.Delete('sessions/:id', 'endMySignInSession', {
     summary: 'End one of your sign-in sessions (ending this one signs you out here)',
     noContent: 'Ended.',
   })
@@ -139,7 +117,7 @@ export class AccountController {
     @UserCaller() caller: UserCall,
     @IdParam() id: string,
     @Res({ passthrough: true }) res: HttpResponse,
-  ): Promise<void> {
+  ) {
     const here = id === caller.user.signInSessionId;
     // Signing out here is always allowed; ending another session is not, under single sign-on.
     if (!here) refuseUnderSso(caller.user, 'endSessions');

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
 import type { UserCall } from '../auth/caller';
@@ -23,72 +23,53 @@ import { Operation } from '../openapi/operation.decorator';
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
-  @Get()
-  @Operation({
-    operationId: 'getMyTwoFactor',
+  @Operation.Get('/', 'getMyTwoFactor', {
     summary:
       'Whether two-factor sign-in is on for you, since when, and how many recovery codes are left',
     ok: TwoFactorStatusResponse,
   })
-  status(@CurrentUser() user: UserPrincipal): Promise<TwoFactorStatusResponse> {
+  status(@CurrentUser() user: UserPrincipal) {
     return this.twoFactor.status(user.userId);
   }
 
-  @Post('setup')
-  @Operation({
-    operationId: 'startTwoFactorSetup',
+  @Operation.Post('setup', 'startTwoFactorSetup', {
     summary:
       'Start setting up two-factor sign-in (your password is required): a new authenticator key, shown once',
     description:
       'Nothing changes at sign-in until confirmTwoFactorSetup takes a code made with this key. Starting again replaces a key not yet confirmed.',
     ok: TwoFactorSetupResponse,
   })
-  startSetup(
-    @UserCaller() caller: UserCall,
-    @Body() body: TwoFactorPasswordDto,
-  ): Promise<TwoFactorSetupResponse> {
+  startSetup(@UserCaller() caller: UserCall, @Body() body: TwoFactorPasswordDto) {
     refuseUnderSso(caller.user, 'twoFactor');
     return this.twoFactor.startSetup(caller, body.password);
   }
 
-  @Post('confirm')
-  @Operation({
-    operationId: 'confirmTwoFactorSetup',
+  @Operation.Post('confirm', 'confirmTwoFactorSetup', {
     summary:
       'Turn two-factor sign-in on with a code from your authenticator app; answers your recovery codes, shown once',
     ok: RecoveryCodesResponse,
   })
-  confirmSetup(
-    @UserCaller() caller: UserCall,
-    @Body() body: TwoFactorConfirmDto,
-  ): Promise<RecoveryCodesResponse> {
+  confirmSetup(@UserCaller() caller: UserCall, @Body() body: TwoFactorConfirmDto) {
     refuseUnderSso(caller.user, 'twoFactor');
     return this.twoFactor.confirmSetup(caller, body.code);
   }
 
-  @Post('disable')
-  @Operation({
-    operationId: 'disableTwoFactor',
+  @Operation.Post('disable', 'disableTwoFactor', {
     summary:
       'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
     noContent: 'Off: sign-in asks for the password alone.',
   })
-  async disable(@UserCaller() caller: UserCall, @Body() body: TwoFactorDisableDto): Promise<void> {
+  async disable(@UserCaller() caller: UserCall, @Body() body: TwoFactorDisableDto) {
     refuseUnderSso(caller.user, 'twoFactor');
     await this.twoFactor.disable(caller, body.password, body.code);
   }
 
-  @Post('recovery-codes')
-  @Operation({
-    operationId: 'regenerateRecoveryCodes',
+  @Operation.Post('recovery-codes', 'regenerateRecoveryCodes', {
     summary:
       'New recovery codes (your password is required), shown once; the earlier ones stop working',
     ok: RecoveryCodesResponse,
   })
-  regenerate(
-    @UserCaller() caller: UserCall,
-    @Body() body: TwoFactorPasswordDto,
-  ): Promise<RecoveryCodesResponse> {
+  regenerate(@UserCaller() caller: UserCall, @Body() body: TwoFactorPasswordDto) {
     refuseUnderSso(caller.user, 'twoFactor');
     return this.twoFactor.regenerateRecoveryCodes(caller, body.password);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -30,38 +30,28 @@ import { Operation } from '../openapi/operation.decorator';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Get()
-  @Operation({
-    operationId: 'listWebhooks',
+  @Operation.Get('/', 'listWebhooks', {
     summary: "List the organisation's webhooks (never their secrets)",
     ok: WebhookListResponse,
   })
-  async list(@CurrentMember() member: MemberPrincipal): Promise<WebhookListResponse> {
+  async list(@CurrentMember() member: MemberPrincipal) {
     return { webhooks: await this.webhooks.list(member.organisationId) };
   }
 
-  @Post()
-  @Operation({
-    operationId: 'createWebhook',
+  @Operation.Post('/', 'createWebhook', {
     summary: 'Create a webhook; its signing secret is in this response only',
     created: WebhookWithSecretResponse,
   })
-  create(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: CreateWebhookDto,
-  ): Promise<WebhookWithSecretResponse> {
+  create(@MemberCaller() caller: MemberCall, @Body() body: CreateWebhookDto) {
     return this.webhooks.create({ webhook: body, ...caller });
   }
 
-  @Get(':id')
-  @Operation({ operationId: 'getWebhook', summary: 'One webhook', ok: WebhookResponse })
-  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookResponse> {
+  @Operation.Get(':id', 'getWebhook', { summary: 'One webhook', ok: WebhookResponse })
+  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string) {
     return this.webhooks.get(member.organisationId, id);
   }
 
-  @Patch(':id')
-  @Operation({
-    operationId: 'updateWebhook',
+  @Operation.Patch(':id', 'updateWebhook', {
     summary: 'Change the URL, description, event types, or enable / disable',
     ok: WebhookResponse,
   })
@@ -69,39 +59,30 @@ export class WebhooksController {
     @MemberCaller() caller: MemberCall,
     @IdParam() id: string,
     @Body() body: UpdateWebhookDto,
-  ): Promise<WebhookResponse> {
+  ) {
     return this.webhooks.update({ webhookId: id, changes: body, ...caller });
   }
 
-  @Delete(':id')
-  @Operation({
-    operationId: 'deleteWebhook',
+  @Operation.Delete(':id', 'deleteWebhook', {
     summary: 'Delete a webhook and its deliveries',
     noContent: 'Deleted.',
   })
-  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string): Promise<void> {
+  async remove(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     await this.webhooks.remove(caller, id);
   }
 
-  @Post(':id/rotate-secret')
-  @Operation({
-    operationId: 'rotateWebhookSecret',
+  @Operation.Post(':id/rotate-secret', 'rotateWebhookSecret', {
     summary:
       'A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours',
     ok: WebhookWithSecretResponse,
   })
-  rotateSecret(
-    @MemberCaller() caller: MemberCall,
-    @IdParam() id: string,
-  ): Promise<WebhookWithSecretResponse> {
+  rotateSecret(@MemberCaller() caller: MemberCall, @IdParam() id: string) {
     return this.webhooks.rotateSecret(caller, id);
   }
 
-  @Post(':id/test')
   @CostlyWrite('webhook_test')
   @HttpCode(202)
-  @Operation({
-    operationId: 'testWebhook',
+  @Operation.Post(':id/test', 'testWebhook', {
     summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
@@ -112,9 +93,7 @@ export class WebhooksController {
     return this.webhooks.sendTest(caller, id);
   }
 
-  @Get(':id/deliveries')
-  @Operation({
-    operationId: 'listWebhookDeliveries',
+  @Operation.Get(':id/deliveries', 'listWebhookDeliveries', {
     summary: "The webhook's deliveries, newest first, with their attempts",
     ok: WebhookDeliveryListResponse,
   })
@@ -122,7 +101,7 @@ export class WebhooksController {
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
     @Query() query: ListWebhookDeliveriesQuery,
-  ): Promise<WebhookDeliveryListResponse> {
+  ) {
     return this.webhooks.listDeliveries({
       organisationId: member.organisationId,
       webhookId: id,
@@ -130,10 +109,8 @@ export class WebhooksController {
     });
   }
 
-  @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @Operation({
-    operationId: 'retryWebhookDelivery',
+  @Operation.Post(':id/deliveries/:deliveryId/retry', 'retryWebhookDelivery', {
     summary: 'Send a succeeded or failed delivery again, now (one more attempt)',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiConflictResponse, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { MemberCall } from '../../auth/caller';
 import { CurrentMember, MemberCaller } from '../../auth/decorators/current-principal.decorator';
@@ -18,21 +18,17 @@ import { Operation } from '../../openapi/operation.decorator';
 export class SlackSettingsController {
   constructor(private readonly slack: SlackService) {}
 
-  @Get()
   @MemberRoute()
-  @Operation({
-    operationId: 'getSlackSettings',
+  @Operation.Get('/', 'getSlackSettings', {
     summary: "The organisation's Slack connection (never its secrets) and its latest messages",
     ok: SlackSettingsResponse,
   })
-  settings(@CurrentMember() member: MemberPrincipal): Promise<SlackSettingsResponse> {
+  settings(@CurrentMember() member: MemberPrincipal) {
     return this.slack.settings(member.organisationId);
   }
 
-  @Put()
   @MemberRoute('webhook.manage')
-  @Operation({
-    operationId: 'connectSlack',
+  @Operation.Put('/', 'connectSlack', {
     summary:
       "Connect (or reconnect) a Slack app: its bot token is checked with Slack's auth.test; 409 when Slack refuses it or cannot be reached",
     ok: SlackSettingsResponse,
@@ -40,21 +36,16 @@ export class SlackSettingsController {
   @ApiConflictResponse({
     description: 'CONFLICT: Slack refused the bot token, or could not be reached to check it.',
   })
-  connect(
-    @MemberCaller() caller: MemberCall,
-    @Body() body: ConnectSlackDto,
-  ): Promise<SlackSettingsResponse> {
+  connect(@MemberCaller() caller: MemberCall, @Body() body: ConnectSlackDto) {
     return this.slack.connect({ connection: body, ...caller });
   }
 
-  @Delete()
   @MemberRoute('webhook.manage')
-  @Operation({
-    operationId: 'disconnectSlack',
+  @Operation.Delete('/', 'disconnectSlack', {
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
     noContent: 'Disconnected.',
   })
-  async disconnect(@MemberCaller() caller: MemberCall): Promise<void> {
+  async disconnect(@MemberCaller() caller: MemberCall) {
     await this.slack.disconnect(caller);
   }
 }

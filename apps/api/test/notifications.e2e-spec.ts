@@ -19,6 +19,7 @@ import { WebhookOutbox } from '../src/webhooks/webhook-outbox';
 import { linksOf, SmtpSink } from './support/smtp-sink';
 import { notificationSuite } from './support/notification-suite';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 /**
  * Waits until none of the organisation's notifications is due or being sent — every message that
@@ -716,6 +717,12 @@ describe('notifications across two instances', () => {
           l.status === 'sent' &&
           l.kind !== 'invitation',
       ).length;
+    // Each sender logs its attempt once the attempt is recorded, so the rows can read sent a turn
+    // before the line is written (77 of 80 once, at load ~30): awaited, then counted exactly.
+    await waitFor(
+      async () => senders(a) + senders(b) >= 80,
+      'each sent notification to be logged by its sender',
+    );
     expect(senders(a) + senders(b)).toBe(80);
   });
 });

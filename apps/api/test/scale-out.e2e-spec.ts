@@ -160,7 +160,16 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
     expect(servedBefore).toBeGreaterThan(20 * 16);
     expect(refusedAfter).toBeGreaterThan(20);
     // Both instances acknowledged every revoke: none waited out the 3 s lease of a silent one.
-    expect(Math.max(...revokeMs)).toBeLessThan(3_000);
+    // A logs each revoke that did (a clock bound on every one of the 20 fails on a loaded machine
+    // for one slow request, as key-revocation.e2e-spec.ts says); and the typical revoke takes well
+    // under a lease, where a sync not woken by its acknowledgements takes the lease every time.
+    expect(
+      a
+        .output()
+        .split('\n')
+        .filter((line) => /did not acknowledge a change|waiting out the lease/.test(line)),
+    ).toEqual([]);
+    expect(percentile(revokeMs, 50)).toBeLessThan(3_000);
     console.log(
       `revoke through PgBouncer: p50 ${percentile(revokeMs, 50).toFixed(1)} ms, max ${Math.max(...revokeMs).toFixed(1)} ms`,
     );

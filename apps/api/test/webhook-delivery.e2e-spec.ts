@@ -7,6 +7,7 @@ import {
   signUpOwner,
   startSession,
 } from './support/factories';
+import { waitFor } from './support/wait-for';
 import { webhookSuite } from './support/webhook-suite';
 import type { ReceivedRequest } from './support/webhook-receiver';
 
@@ -19,7 +20,9 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   const suite = webhookSuite({
     WEBHOOK_RETRY_SCHEDULE: '400ms,1600ms',
     WEBHOOK_POLL_INTERVAL: '50ms',
-    WEBHOOK_TIMEOUT: '3s',
+    // No test here waits for an attempt to time out; at 3 s an answered attempt that a loaded
+    // machine read late was timed out and sent again (a double delivery at load 30–35).
+    WEBHOOK_TIMEOUT: '15s',
     LOG_LEVEL: 'trace',
   });
   const { http, db, receiver } = suite;
@@ -191,8 +194,12 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     for (const req of r.requests)
       expect(verifyWithReference(req, hook.secret)).toMatchObject({ type: 'interrupt.created' });
 
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const [delivery] = await deliveries(hook.id);
+    // The third attempt is recorded after its answer: awaited, not given a fixed 200 ms.
+    let delivery: Record<string, unknown> = {};
+    await waitFor(async () => {
+      [delivery] = await deliveries(hook.id);
+      return (delivery.attempts as unknown[]).length === 3;
+    }, 'the third attempt to be recorded');
     expect(delivery).toMatchObject({
       status: 'succeeded',
       attemptCount: 3,
@@ -489,7 +496,9 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
   const suite = webhookSuite({
     WEBHOOK_CONCURRENCY: '6',
     WEBHOOK_ENDPOINT_CONCURRENCY: '2',
-    WEBHOOK_TIMEOUT: '6s',
+    // The hanging endpoint's attempts hang this long: the live one's 20 deliveries must all have
+    // gone before it (6 s left a loaded machine too little room to open 20 interrupts).
+    WEBHOOK_TIMEOUT: '20s',
     WEBHOOK_RETRY_SCHEDULE:
       '150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms',
     WEBHOOK_DISABLE_AFTER: '1s',
@@ -511,9 +520,9 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
     const started = Date.now();
     for (let i = 0; i < 20; i++)
       await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: `Busy ${i}` });
-    await alive.until(() => alive.requests.length >= 20, 15_000);
-    // Every delivery to the live endpoint left while the dead one's first attempts still hung (6 s timeout).
-    expect(Date.now() - started).toBeLessThan(6_000);
+    await alive.until(() => alive.requests.length >= 20, 20_000);
+    // Every delivery to the live endpoint left while the dead one's first attempts still hung (20 s timeout).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(dead.requests.length).toBe(2);
     dead.release(200);
     await http().delete(`/api/webhooks/${deadHook.body.id}`).set('cookie', suite.owner.cookie);
@@ -549,8 +558,17 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
       summary: `Webhook ${down.url} disabled: every delivery failed for 1 second`,
     });
     // An attempt under way as the webhook was disabled may still finish (and one retry it
-    // scheduled meanwhile go); after that, nothing more is sent.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // scheduled meanwhile go); once the delivery rests — pending with no due time: nothing under
+    // way, nothing due (awaited: a loaded machine can take more than a fixed 800 ms to get
+    // there) — nothing more is sent.
+    await waitFor(async () => {
+      const [resting] = (
+        await http()
+          .get(`/api/webhooks/${hook.body.id}/deliveries`)
+          .set('cookie', suite.owner.cookie)
+      ).body.deliveries;
+      return resting.status === 'pending' && resting.nextAttemptAt === null;
+    }, 'the delivery to rest after the webhook was disabled');
     const seen = down.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(down.requests.length).toBe(seen);

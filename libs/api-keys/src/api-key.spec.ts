@@ -193,10 +193,18 @@ describe('parseApiKey', () => {
   it('refuses a huge string by its length alone', () => {
     const huge = P + 'A'.repeat(10_000_000);
     expect(parseApiKey(huge, P)).toEqual({ ok: false, reason: 'malformed' });
-    // 1,000 refusals in well under the time one scan of 10 million characters would take.
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < 1000; i++) parseApiKey(huge, P);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
+    // 1,000 refusals in well under what 1,000 scans of 10 million characters take (seconds: even
+    // a trim or one regex pass costs several ms each). The bound leaves a loaded machine room to
+    // stall this process once, and it has up to three attempts; a scan misses it by seconds on each.
+    const attempts: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < 1000; i++) parseApiKey(huge, P);
+      attempts.push(Number(process.hrtime.bigint() - started) / 1e6);
+      // Met, or missed by far more than any stall (a scan: ~40 s here): no need to try again.
+      if (attempts[attempt] < 250 || attempts[attempt] > 5_000) break;
+    }
+    expect(Math.min(...attempts)).toBeLessThan(250);
   });
 });
 

@@ -1,3 +1,4 @@
+import { pageAsOneRow, type PageRowShape } from '@interlock/cursor';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
 import { searchWords } from './search-words';
@@ -278,6 +279,15 @@ export function searchTsquery(filter: AuditFilter, key = ''): string {
 
 const ORDER = 'ORDER BY created_at DESC, seq DESC';
 
+/** The walk's next `take` entries in its order, `columns` of each; `take` is the last parameter. */
+function walkPage(c: Clauses, columns: string, take: number): SqlQuery {
+  const limit = c.bind(take);
+  return {
+    sql: `SELECT ${columns} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
+    params: c.params,
+  };
+}
+
 /** A page without `q`: an ordered walk of the best index for the filters. */
 export function pageQuery(
   organisationId: string,
@@ -285,15 +295,12 @@ export function pageQuery(
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
+  columns = auditJsonColumns(),
 ): SqlQuery {
   const c = new Clauses();
   scope(c, organisationId, snapshot, after);
   filters(c, filter);
-  const limit = c.bind(take);
-  return {
-    sql: `SELECT ${auditJsonColumns()} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
-    params: c.params,
-  };
+  return walkPage(c, columns, take);
 }
 
 /**
@@ -303,7 +310,8 @@ export function pageQuery(
  * place of the page's last entry (`last_at`, `last_seq`: the `take - 1`th, null when there is
  * none) — one string for the driver to decode and nothing for the service to join, where the
  * rows were `take` rows of three or four columns. The same entries in the same order as the
- * query's rows: each numbered by the query's own order, the last (`take`th) only counted.
+ * query's rows: numbered in the walk's order after its LIMIT (libs/cursor's `pageAsOneRow`), the
+ * last (`take`th) only counted.
  */
 export interface AuditPageText {
   entries: string | null;
@@ -314,22 +322,15 @@ export interface AuditPageText {
   snapshot?: string | null;
 }
 
-/**
- * `query` (a page read whose last parameter is its LIMIT, `take`) as an `AuditPageText`;
- * `outer` adds columns to the one row.
- */
-function pageText(query: SqlQuery, outer = ''): SqlQuery {
-  const take = `$${query.params.length}`;
-  const numbered = query.sql.replace(/^SELECT /, `SELECT row_number() OVER (${ORDER}) AS n, `);
-  return {
-    sql: `SELECT string_agg(p.entry_json, ',' ORDER BY p.n) FILTER (WHERE p.n < ${take}) AS entries,
-        count(*)::int AS taken,
-        min(p.created_at_utc) FILTER (WHERE p.n = ${take} - 1) AS last_at,
-        min(p.seq) FILTER (WHERE p.n = ${take} - 1) AS last_seq${outer}
-      FROM (${numbered}) p`,
-    params: query.params,
-  };
-}
+/** The page reads' columns and the instant they are ordered by, which numbers them (`pageAsOneRow`). */
+const PAGE_TEXT_COLUMNS = `${auditJsonColumns()}, created_at AS sort_at`;
+
+/** How a page of entries is one `AuditPageText` row (libs/cursor's `pageAsOneRow`). */
+const PAGE_TEXT: PageRowShape = {
+  joined: { column: 'entry_json', as: 'entries' },
+  order: 'q.sort_at DESC, q.seq DESC',
+  last: { last_at: 'p.created_at_utc', last_seq: 'p.seq' },
+};
 
 /** `pageQuery` as one row (`AuditPageText`). */
 export function pageTextQuery(
@@ -339,7 +340,10 @@ export function pageTextQuery(
   after: AuditPosition | undefined,
   take: number,
 ): SqlQuery {
-  return pageText(pageQuery(organisationId, filter, snapshot, after, take));
+  return pageAsOneRow(
+    pageQuery(organisationId, filter, snapshot, after, take, PAGE_TEXT_COLUMNS),
+    PAGE_TEXT,
+  );
 }
 
 /**
@@ -357,15 +361,12 @@ export function firstPageTextQuery(
   const c = new Clauses();
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
-  const limit = c.bind(take);
-  return pageText(
-    {
-      sql: `SELECT ${auditJsonColumns()} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
-      params: c.params,
-    },
-    `,
-        (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
-  );
+  return pageAsOneRow(walkPage(c, PAGE_TEXT_COLUMNS, take), {
+    ...PAGE_TEXT,
+    more: () => [
+      `(SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
+    ],
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
 export { CursorCodec, deriveCursorKey, MAX_CURSOR_LENGTH, type CursorScope } from './cursor-codec';
 export { KeysetCursorCodec, type KeysetPosition } from './keyset-cursor';
 export { keysetAfter, keysetPage } from './keyset-page';
+export { pageAsOneRow, type PageRowShape, type PageStatement } from './page-row';

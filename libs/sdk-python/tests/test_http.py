@@ -96,12 +96,22 @@ def test_ends_a_session_with_an_empty_body(server: tuple[str, type[Handler]]) ->
 
 def test_a_stalled_response_times_out(server: tuple[str, type[Handler]]) -> None:
     base_url, handler = server
-    handler.route = staticmethod(lambda h, _b: time.sleep(0.5))
-    with Interlock(api_key="k", base_url=base_url, timeout=0.1, max_retries=0) as client:
-        started = time.monotonic()
-        with pytest.raises(APIConnectionTimeoutError):
-            client.whoami()
-        assert time.monotonic() - started < 0.45
+    # The server stalls for 10 s (released at the end): a client without the 0.1 s timeout would
+    # wait it out, and the bound below tells the two apart by far more than a loaded machine's delay.
+    release = threading.Event()
+
+    def stall(_h: Handler, _b: bytes) -> None:
+        release.wait(10)
+
+    handler.route = staticmethod(stall)
+    try:
+        with Interlock(api_key="k", base_url=base_url, timeout=0.1, max_retries=0) as client:
+            started = time.monotonic()
+            with pytest.raises(APIConnectionTimeoutError):
+                client.whoami()
+            assert time.monotonic() - started < 5
+    finally:
+        release.set()
 
 
 def test_error_bodies_and_refused_connections(server: tuple[str, type[Handler]]) -> None:

@@ -68,8 +68,11 @@ export const ROUTER_OPTIONS = {
 export class RouteMethods {
   private readonly router = FindMyWay({ ...ROUTER_OPTIONS });
   private readonly methods: HTTPMethod[];
-  /** `METHOD /pattern` of the routes a more specific route of the service may take a path from. */
-  private readonly shadowed = new Set<string>();
+  /**
+   * By pattern, the methods whose route of that pattern a more specific route of the service may
+   * take a path from (looked up by the pattern Fastify matched: no string made per request).
+   */
+  private readonly shadowed = new Map<string, Set<string>>();
 
   constructor(routes: readonly Declared[]) {
     const methods = new Set<HTTPMethod>();
@@ -85,7 +88,11 @@ export class RouteMethods {
           overlap(patterns[i], other) &&
           specificity(other, patterns[i]) > 0,
       );
-      if (shadowed) this.shadowed.add(`${method} ${route.path}`);
+      if (shadowed) {
+        const methodsOfPattern = this.shadowed.get(route.path) ?? new Set<string>();
+        methodsOfPattern.add(method);
+        this.shadowed.set(route.path, methodsOfPattern);
+      }
       const store: Store = { segments: patterns[i], shadowed };
       this.router.on(method, route.path, () => undefined, store);
     });
@@ -118,7 +125,7 @@ export class RouteMethods {
     if (routed === undefined) {
       const match = this.router.find(asked as HTTPMethod, path);
       if (match !== null && !(match.store as Store).shadowed) return true;
-    } else if (routed !== null && !this.shadowed.has(`${asked} ${routed}`)) {
+    } else if (routed !== null && this.shadowed.get(routed)?.has(asked) !== true) {
       return true;
     }
     const allowed = this.allowed(path);

@@ -6,8 +6,8 @@
 
 /**
  * The heap one held wait takes (its request, response and socket as Node and Fastify hold them,
- * Nest's and the wait's own frames): `npx nx run tools:bench-wait-heap` measured 11.0 KB of live
- * objects a wait (14.4 KB before issue 37's cuts; heap snapshots, 1,000 waits with the TypeScript
+ * Nest's and the wait's own frames): `npx nx run tools:bench-wait-heap` measured 9.4 KB of live
+ * objects a wait in session 16 (11.0 KB in session 14, 14.4 KB before issue 37's cuts; heap snapshots, 1,000 waits with the TypeScript
  * SDK's headers); 16 KB leaves room for longer headers and the heap's fragmentation
  * (the image's 192 MB ran out at 10,000 waits: at least 15 KB each there, before the cuts).
  * BENCHMARKS.md, "Waiting agents".

@@ -1,6 +1,6 @@
 import { types } from 'pg';
 import type { SearchCosts } from '@interlock/audit';
-import type { KeysetPosition } from '@interlock/cursor';
+import { pageAsOneRow, type KeysetPosition } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { RECORD_RENDER_VERSION } from './interrupt-record';
@@ -177,10 +177,32 @@ class Conditions {
   }
 }
 
-const orderOf = (filter: InboxFilter, alias = 'i') => {
-  const direction = filter.order === 'newest' ? 'DESC' : 'ASC';
-  return `${sortKeyOf(filter, alias)} ${direction}, ${alias}.id ${direction}`;
-};
+const directionOf = (filter: InboxFilter) => (filter.order === 'newest' ? 'DESC' : 'ASC');
+
+const orderOf = (filter: InboxFilter, alias = 'i') =>
+  `${sortKeyOf(filter, alias)} ${directionOf(filter)}, ${alias}.id ${directionOf(filter)}`;
+
+/**
+ * Whether a page walks the listing's statuses one at a time (merged): when it lists some statuses
+ * but not all, or when the index that serves its filter leads with the status (the assignee,
+ * unassigned, escalated, opened-by and deadline-order indexes). Every status with none of those
+ * is one ordered walk of (organisation, createdAt, id): walked a status at a time instead, the
+ * planner may read that same index once per status with the status as a filter (it does when
+ * the table's statistics know one status), reading every interrupt of the organisation for each
+ * status it has none of — the inbox page's cost grew with the organisation's interrupts (issue
+ * 28, BENCHMARKS.md).
+ */
+function walkedByStatus(filter: InboxFilter): boolean {
+  if (filter.statuses.length === 1) return false;
+  if (filter.statuses.length < INTERRUPT_STATUSES.length) return true;
+  return (
+    filter.order === 'deadline' ||
+    filter.assignees !== undefined ||
+    filter.unassigned === true ||
+    filter.escalated === true ||
+    filter.openedByKeyId !== undefined
+  );
+}
 
 /**
  * One page of the inbox without a title search, in keyset order ((createdAt or the deadline), id). Each filter is
@@ -189,6 +211,7 @@ const orderOf = (filter: InboxFilter, alias = 'i') => {
  * ordered index walk per (status, assignee) pair — each stops at `take` rows — rather than a sort
  * of everything that matches. Unassigned and escalated have partial indexes; opened by a key,
  * (opened_by_key_id, status, created_at, id) after the organisation (migration 1795372000000).
+ * Every status with no filter whose index leads with the status is one walk (`walkedByStatus`).
  */
 export function inboxPageQuery(
   organisationId: string,
@@ -199,7 +222,7 @@ export function inboxPageQuery(
 ): SqlQuery {
   const c = new Conditions(organisationId);
   const assigneeIds = filter.assignees?.ids ?? [];
-  const partitioned = filter.statuses.length > 1 || assigneeIds.length > 1;
+  const partitioned = walkedByStatus(filter) || assigneeIds.length > 1;
   const partitions: string[] = [];
   if (partitioned) {
     partitions.push(`unnest(${c.bind(filter.statuses)}::text[]) AS s(status)`);
@@ -254,33 +277,29 @@ export interface InboxPageText {
   last_expires_at: string | null;
 }
 
-/** `inboxPageQuery` of the listed columns as one row (`InboxPageText`); its rows numbered in its own order. */
+/**
+ * `inboxPageQuery` of the listed columns as one row (`InboxPageText`, libs/cursor's
+ * `pageAsOneRow`), its rows numbered by the listing's order (`sort_at`, the listing's sort key).
+ */
 export function inboxPageTextQuery(
   organisationId: string,
   filter: InboxFilter,
   after: KeysetPosition | undefined,
   take: number,
 ): SqlQuery {
-  const q = inboxPageQuery(
-    organisationId,
-    filter,
-    after,
-    take,
-    `row_number() OVER (ORDER BY ${orderOf(filter)}) AS n, ${LISTED_INTERRUPT_COLUMNS}`,
-  );
-  // The LIMIT, `take`, is the page statement's last parameter.
-  const limit = `$${q.params.length}`;
-  const last = `FILTER (WHERE p.n = ${limit} - 1)`;
-  return {
-    sql: `SELECT string_agg(p.record_json, ',' ORDER BY p.n) FILTER (WHERE p.n < ${limit}) AS records,
-        count(*)::int AS taken,
-        (count(*) FILTER (WHERE p.n < ${limit} AND p.record_json IS NULL))::int AS unkept,
-        min(p.id::text) ${last} AS last_id,
-        min(p.created_at) ${last} AS last_created_at,
-        min(p.expires_at) ${last} AS last_expires_at
-      FROM (${q.sql}) p`,
-    params: q.params,
-  };
+  const columns = `${LISTED_INTERRUPT_COLUMNS}, ${sortKeyOf(filter)} AS sort_at`;
+  return pageAsOneRow(inboxPageQuery(organisationId, filter, after, take, columns), {
+    joined: { column: 'record_json', as: 'records' },
+    order: `q.sort_at ${directionOf(filter)}, q.id ${directionOf(filter)}`,
+    last: {
+      last_id: 'p.id::text',
+      last_created_at: 'p.created_at',
+      last_expires_at: 'p.expires_at',
+    },
+    more: (onPage) => [
+      `(count(*) FILTER (WHERE ${onPage} AND p.record_json IS NULL))::int AS unkept`,
+    ],
+  });
 }
 
 /**

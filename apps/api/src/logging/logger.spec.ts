@@ -35,6 +35,15 @@ describe('isoTime', () => {
     jest.setSystemTime(new Date('2026-11-28T00:00:00.000Z'));
     expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
   });
+
+  it('writes every millisecond of a second, and the next second, as pino does', () => {
+    jest.useFakeTimers({ now: new Date('2026-12-31T23:59:58.000Z') });
+    for (let ms = 0; ms < 2_500; ms += 1) {
+      expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+      jest.setSystemTime(Date.now() + 1);
+    }
+    expect(isoTime()).toBe(',"time":"2027-01-01T00:00:00.500Z"');
+  });
 });
 
 describe('redactUrl', () => {

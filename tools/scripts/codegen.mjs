@@ -54,9 +54,11 @@ const t0 = Date.now();
 const took = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
-// The Python SDK's venv (datamodel-code-generator's) does not depend on the contract: it is made
-// while the service builds (in a fresh clone, pip's time beside the bundling).
-const pythonReady = started(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], {
+// The generator's venv (datamodel-code-generator's own, `python-sdk.mjs --venv codegen`, cached
+// outside the checkout) does not depend on the contract: it is found or made while the service
+// builds. Not the whole dev venv: in a fresh clone its pip run was most of the check's time.
+const codegenVenv = ['tools/scripts/python-sdk.mjs', '--venv', 'codegen'];
+const pythonReady = started(process.execPath, [...codegenVenv, 'setup'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 console.log('[codegen] contract/openapi.json');
@@ -122,7 +124,7 @@ function openapiTs(input, out, options) {
 async function pythonModels(input, out, header) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  await started(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
+  const options = [
     '--input',
     input,
     '--input-file-type',
@@ -158,7 +160,10 @@ async function pythonModels(input, out, header) {
     'interlock._models.InterlockModel',
     '--custom-file-header',
     header,
-  ]);
+  ];
+  await started(process.execPath, [...codegenVenv, 'exec', 'datamodel-codegen', ...options], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   openEnums(join(out, 'models.py'));
   writeFileSync(join(out, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
 }

@@ -18,7 +18,12 @@
 //   node tools/scripts/python-sdk.mjs --venv crewai setup            create it (or find it cached)
 //   node tools/scripts/python-sdk.mjs --venv crewai typecheck test   mypy and pytest of its files
 //
-// (CrewAI pins pydantic 2.12.5; the dev venv has 2.14.3.) Such a venv holds the pinned packages of
+//   node tools/scripts/python-sdk.mjs --venv codegen exec datamodel-codegen …   one of its programs
+//
+// (CrewAI pins pydantic 2.12.5; the dev venv has 2.14.3.) The contract's model generator has one
+// too (codegen), so the codegen check waits for no pip run once its venv is cached: the dev venv's
+// install was most of the time of the checks before `npm test`'s nx run (about 80 s of pip in a
+// fresh clone on a quiet machine). Such a venv holds the pinned packages of
 // requirements-<name>.txt but not the SDK, which runs from src (PYTHONPATH): so one venv serves every
 // checkout of the same requirements, and it is kept outside the checkout, in
 // $INTERLOCK_VENV_CACHE (default ~/.cache/interlock/venvs) under a name with the hash of the
@@ -78,6 +83,8 @@ const EXTRA_VENVS = {
     bridge: 'src/interlock/crewai.py',
     tests: 'tests/crewai',
   },
+  // The Python models' generator (tools/scripts/codegen.mjs): only `setup` and `exec`.
+  codegen: { requirements: 'requirements-codegen.txt' },
 };
 
 function parseArgs(argv) {
@@ -90,6 +97,7 @@ function parseArgs(argv) {
       console.error(`[python-sdk] unknown --venv ${venv} (known: ${Object.keys(EXTRA_VENVS)})`);
       process.exit(2);
     }
+    if (argv[2] === 'exec') return { steps: ['exec'], extra: argv.slice(3), venv };
     i = 2;
   }
   while (i < argv.length && [...STEPS, ...ON_REQUEST].includes(argv[i])) steps.push(argv[i++]);
@@ -324,6 +332,19 @@ function mainExtra(name, steps, extra) {
   if (setupCode !== 0) {
     console.error(`[python-sdk] ${name} venv setup FAILED`);
     process.exit(setupCode);
+  }
+  if (steps[0] === 'exec') {
+    // One of the venv's programs, its arguments and exit code passed through.
+    const [program, ...args] = extra;
+    if (program === undefined || program.includes('/')) {
+      console.error('[python-sdk] exec: name a program of the venv (exec <program> [args…])');
+      process.exit(2);
+    }
+    process.exit(run(join(dir, 'bin', program), args, { cwd: root }));
+  }
+  if (steps.some((step) => step !== 'setup') && EXTRA_VENVS[name].tests === undefined) {
+    console.error(`[python-sdk] --venv ${name} has only setup and exec`);
+    process.exit(2);
   }
   const python = join(dir, 'bin', 'python');
   const env = { ...process.env, PYTHONPATH: join(sdkDir, 'src') };

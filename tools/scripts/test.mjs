@@ -4,7 +4,7 @@
 // type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set). The nx tasks run in
-// two lanes (see LANE_GROUPS). Its closing lines say where the time went: each phase, the nx tasks
+// two lanes (see LANE_GROUPS in lane-groups.cjs). Its closing lines say where the time went: each phase, the nx tasks
 // (from NX_PROFILE's traces, tmp/nx-profile-*.json) and the slowest test files (from the runners'
 // reports in tmp/test-results).
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,14 +20,15 @@ import {
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import templateDatabase from '../../apps/api/test/support/template-database.cjs';
+import laneGroups from './lane-groups.cjs';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = join(root, 'tmp', 'test-results');
 // Nx's Chrome traces of the run's tasks, one per nx run (chrome://tracing or ui.perfetto.dev open them).
 const nxProfile = (name) => join('tmp', `nx-profile-${name}.json`);
-const TARGETS = ['lint', 'typecheck', 'test', 'e2e', 'e2e-express', 'e2e-crewai'];
 const TOP = 15;
+const { LANE_GROUPS } = laneGroups;
 
 /**
  * Runs a check with its output held back, so checks run side by side print one after another:
@@ -108,6 +109,16 @@ function timeReport(phases, files, loadAtStart) {
     `  wall ${clock(total)}; load average at the start ${load(loadAtStart)}, at the end ${load(loadavg())}`,
   );
   lines.push(`  phases: ${phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(', ')}`);
+  if (lanesTaken.some((taken) => taken.length > 0)) {
+    lines.push("  lanes, the groups each took (start–end on the run's clock):");
+    for (const [i, taken] of lanesTaken.entries()) {
+      const groups = taken.map(
+        (g) =>
+          `${g.name} ${clock(g.start - first.start)}–${clock(g.end - first.start)}${g.code === 0 ? '' : ' (failed)'}`,
+      );
+      lines.push(`    ${i + 1}: ${groups.join(', ')}`);
+    }
+  }
   const tasks = nxTasks();
   if (tasks.length > 0) {
     const t0 = first.start;
@@ -159,21 +170,6 @@ async function runChecks(env) {
 }
 
 /**
- * The nx run's groups of tasks, longest first (the lanes take them in this order). In one
- * `nx run-many --parallel=2` nx started the most depended-on projects' tasks first, so the browser
- * tests — a project nothing depends on, and the longest task (891 s in run J) — started only after
- * the API's e2e suite, at 16:47, and ended the run at 31:38. Now one lane starts with them as soon
- * as the builds are done, the other with the rest of the TypeScript tasks (nx's order inside it);
- * whichever lane is free first takes the next group.
- */
-const LANE_GROUPS = [
-  { name: 'web-e2e', args: ['-t', 'e2e', '-p', 'web-e2e'] },
-  { name: 'main', args: ['-t', ...TARGETS, '--exclude', 'web-e2e,contract,sdk-python'] },
-  { name: 'contract', args: ['-t', 'e2e', 'e2e-express', '-p', 'contract'] },
-  { name: 'sdk-python', args: ['-t', ...TARGETS, '-p', 'sdk-python'] },
-];
-
-/**
  * One nx run, its output passed on a whole line at a time (two run side by side), its trace in
  * tmp/nx-profile-<name>.json. Resolves to its exit code.
  */
@@ -201,29 +197,37 @@ function nx(name, args, env, parallel = 1) {
       });
       from.on('end', () => rest !== '' && to.write(`${rest}\n`));
     }
+    child.on('error', (error) => {
+      console.error(`[test] nx ${name}: ${error.message}`);
+      resolve(1);
+    });
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
+/** Each lane's groups, in the order taken (start and end in ms since the epoch), for the report. */
+const lanesTaken = [[], []];
+
 /**
- * The nx tasks: first the builds (and the Python venv) every later run finds done, then
+ * The nx tasks: first the builds every later run finds done, then
  * LANE_GROUPS on two lanes, one nx run of one task at a time each (the machine has two cores;
- * Playwright and Jest run two workers of their own), then web-e2e's lint and type-check, whose
- * dependencies' checks the lanes have cached. Every group runs even when one fails.
+ * Playwright and Jest run two workers of their own). Every group runs even when one fails.
  */
 async function runLanes(env) {
-  const built = await nx('builds', ['-t', 'build', 'setup'], env, 2);
+  const built = await nx('builds', ['-t', 'build'], env, 2);
   if (built !== 0) return built;
   const queue = [...LANE_GROUPS];
   const codes = [];
-  const lane = async () => {
+  const lane = async (taken) => {
     for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
       console.log(`[test] nx: ${group.name} (${group.args.join(' ')})`);
-      codes.push(await nx(group.name, group.args, env));
+      const start = Date.now();
+      const code = await nx(group.name, group.args, env);
+      taken.push({ name: group.name, start, end: Date.now(), code });
+      codes.push(code);
     }
   };
-  await Promise.all([lane(), lane()]);
-  codes.push(await nx('web-e2e-checks', ['-t', 'lint', 'typecheck', '-p', 'web-e2e'], env));
+  await Promise.all(lanesTaken.map(lane));
   return codes.find((c) => c !== 0) ?? 0;
 }
 
@@ -297,18 +301,27 @@ async function main() {
     NX_TUI: 'false',
     FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
   };
-  // The CrewAI bridge's venv (its own pins; about 1 GB of pip, minutes the first time, then cached
-  // outside the checkout: tools/scripts/python-sdk.mjs) is built in the background from the start,
-  // beside the checks below; sdk-python:e2e-crewai waits for it (and builds it itself if this failed).
-  const venvLog = join(root, 'tmp', 'crewai-venv.log');
-  const venvLogFd = openSync(venvLog, 'w');
-  const venvBuild = spawn(
-    process.execPath,
-    ['tools/scripts/python-sdk.mjs', '--venv', 'crewai', 'setup'],
-    { cwd: root, stdio: ['ignore', venvLogFd, venvLogFd], env },
-  );
-  const venvBuilt = new Promise((resolve) => venvBuild.on('exit', (c) => resolve(c ?? 1)));
-  closeSync(venvLogFd);
+  // The Python venvs are built in the background from the start, beside the checks below: the
+  // Python SDK's dev venv (libs/sdk-python/.venv, about 80 s of pip in a fresh clone on a quiet
+  // machine; the contract test and the sdk-python tasks wait for it through its lock), and the
+  // CrewAI bridge's (its own pins; about 1 GB of pip, minutes the first time, then cached outside
+  // the checkout: tools/scripts/python-sdk.mjs), which sdk-python:e2e-crewai waits for (and builds
+  // itself if this failed). The codegen check needs neither (its generator has a venv of its own).
+  const venvBuilds = [
+    { what: 'the Python SDK', args: ['setup'], log: 'sdk-python-venv.log', stop: false },
+    { what: 'the CrewAI', args: ['--venv', 'crewai', 'setup'], log: 'crewai-venv.log', stop: true },
+  ].map(({ what, args, log, stop }) => {
+    const path = join(root, 'tmp', log);
+    const fd = openSync(path, 'w');
+    const child = spawn(process.execPath, ['tools/scripts/python-sdk.mjs', ...args], {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+      env,
+    });
+    closeSync(fd);
+    const done = new Promise((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+    return { what, path, stop, child, done };
+  });
   let code = 1;
   try {
     const checked = await runChecks(env);
@@ -321,11 +334,15 @@ async function main() {
     console.error(`[test] ${error.message}`);
   } finally {
     await stop();
-    // Still building only when the run ended before it was needed (an early failure): stop it.
-    if (venvBuild.exitCode === null) venvBuild.kill('SIGTERM');
-    else if (venvBuild.exitCode !== 0)
-      console.error(`[test] the CrewAI venv's build failed: ${venvLog}`);
-    await venvBuilt;
+    for (const build of venvBuilds) {
+      // Still building only when the run ended before it was needed (an early failure): the CrewAI
+      // one is stopped (its lock names its builder, so the next run takes it over); the dev venv's
+      // install is let finish, as its lock would otherwise hold the next run up for 15 minutes.
+      if (build.child.exitCode === null && build.stop) build.child.kill('SIGTERM');
+      const exit = await build.done;
+      if (exit !== 0 && !(build.stop && build.child.signalCode !== null))
+        console.error(`[test] ${build.what} venv's build failed: ${build.path}`);
+    }
   }
   if (phases.at(-1)?.name !== 'nx') phase('(stopped early)');
   const { passed, failed, skipped, failures, files } = summary();

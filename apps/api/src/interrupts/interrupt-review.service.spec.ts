@@ -1,8 +1,9 @@
 import type { ArgusPipeline } from '../classification/argus-pipeline';
-import type { DataSource } from 'typeorm';
 import { DomainError, type MemberActor } from '@interlock/domain';
+import { fakeDataSource } from '../database/testing/fake-data-source';
 import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import type { TeamsService } from '../teams/teams.service';
+import { fakeOf } from '../testing/fake-of';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { AssignInterruptCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
@@ -48,13 +49,7 @@ const row = {
 } as unknown as InterruptRow;
 
 function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {}) {
-  const audit: unknown[][] = [];
-  const tx = {
-    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
-  };
-  const dataSource = {
-    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
-  } as unknown as DataSource;
+  const { dataSource, audit } = fakeDataSource();
   // The repository's own lockFound/render/keepRendered run over these fakes of its statements.
   const repository = Object.assign(Object.create(InterruptsRepository.prototype), {
     lock: jest.fn(async () => locked),
@@ -67,18 +62,18 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     keepRecord: jest.fn(async () => undefined),
     ...overrides,
   }) as InterruptsRepository;
-  const events = {
+  const events = fakeOf<OrganisationEventsAnnouncer>({
     announce: jest.fn(async () => undefined),
-  } as unknown as OrganisationEventsAnnouncer;
-  const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
-  const teams = {
+  });
+  const outbox = fakeOf<WebhookOutbox>({ write: jest.fn(async () => undefined) });
+  const teams = fakeOf<TeamsService>({
     lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })),
-  } as unknown as TeamsService;
-  const waits = { announceSettled: jest.fn(async () => undefined) } as unknown as InterruptWaits;
-  const argus = {
+  });
+  const waits = fakeOf<InterruptWaits>({ announceSettled: jest.fn(async () => undefined) });
+  const argus = fakeOf<ArgusPipeline>({
     personDecided: jest.fn(async () => ({ opinions: [], paused: [] })),
     rulesChanged: jest.fn(async () => undefined),
-  } as unknown as ArgusPipeline;
+  });
   const service = new InterruptReviewService(
     dataSource,
     repository,
@@ -88,7 +83,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     waits,
     argus,
   );
-  const actions = () => audit.map((params) => params[2]);
+  const actions = () => audit.map((entry) => entry.action);
   const webhookTypes = () =>
     (outbox.write as jest.Mock).mock.calls.flatMap((call) =>
       (call[2] as { type: string }[]).map((e) => e.type),
@@ -132,7 +127,7 @@ describe('InterruptReviewService', () => {
       }),
     );
     expect(repository.markAnswered).not.toHaveBeenCalled();
-    expect(audit.map((p) => [p[2], p[4], p[5]])).toEqual([
+    expect(audit.map((e) => [e.action, e.actor.type, e.actor.id])).toEqual([
       ['interrupt.decided', 'member', 'u-ada'],
     ]);
     expect(webhookTypes()).toEqual(['interrupt.decided']);

@@ -10,6 +10,7 @@ import type { NotificationOutbox } from '../notify/notification-outbox';
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { RolesRepository } from '../roles/roles.repository';
 import type { RolesService } from '../roles/roles.service';
+import { fakeOf } from '../testing/fake-of';
 import type { EmailVerificationService } from '../users/email-verification.service';
 import * as users from '../users/users.repository';
 import type { InvitationsRepository, PendingInvitationRow } from './invitations.repository';
@@ -68,7 +69,7 @@ const pending: PendingInvitationRow = {
 function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>> = {}) {
   const { dataSource, tx, audit } = fakeDataSource();
   const order: string[] = [];
-  const invitations = {
+  const invitations = fakeOf<InvitationsRepository>({
     list: jest.fn(async () => []),
     hasPending: jest.fn(async () => (order.push('pending?'), false)),
     insert: jest.fn(async () => void order.push('insert')),
@@ -76,31 +77,31 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     findPendingByToken: jest.fn(async () => pending),
     markAccepted: jest.fn(async () => undefined),
     ...overrides,
-  } as unknown as InvitationsRepository;
-  const roles = {
+  });
+  const roles = fakeOf<RolesService>({
     findGrantable: jest.fn(
       async () => (
         order.push('role'),
         { id: 'r-dev', name: 'Developer', permissions: ['interrupt.read'], builtIn: 'developer' }
       ),
     ),
-  } as unknown as RolesService;
-  const roleRows = {
+  });
+  const roleRows = fakeOf<RolesRepository>({
     lock: jest.fn(async () => ({ id: 'r-dev', name: 'Developer' })),
-  } as unknown as RolesRepository;
-  const organisations = {
+  });
+  const organisations = fakeOf<OrganisationsRepository>({
     lock: jest.fn(async () => void order.push('organisation')),
-  } as unknown as OrganisationsRepository;
-  const signIns = {
+  });
+  const signIns = fakeOf<SignInSessionService>({
     create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })),
-  } as unknown as SignInSessionService;
-  const notifications = {
+  });
+  const notifications = fakeOf<NotificationOutbox>({
     writeInvitation: jest.fn(async () => void order.push('email')),
-  } as unknown as NotificationOutbox;
-  const verification = {
+  });
+  const verification = fakeOf<EmailVerificationService>({
     newAccount: jest.fn(),
     assertVerified: jest.fn(async () => undefined),
-  } as unknown as EmailVerificationService;
+  });
   const service = new InvitationsService(
     dataSource,
     invitations,

@@ -169,6 +169,31 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
     expect(text).toMatch(/WARN.*the dashboard is not built/);
     expect(text).not.toContain('"level"');
   });
+
+  it("folds httpLogger's own request line the same way", async () => {
+    const out: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const log = httpLogger(
+      createLogger({ logLevel: 'info', logFormat: 'pretty' } as AppConfig, destination),
+      'ilk_',
+    );
+    const req = new IncomingMessage(new Socket());
+    req.method = 'POST';
+    req.url = '/api/interrupts';
+    const res = new ServerResponse(req);
+    log(req, res, assignRequestId(req, res));
+    res.statusCode = 201;
+    res.emit('close');
+    // Through the pretty stream's pipe (bounded).
+    for (let waited = 0; !out.join('').includes('\n') && waited < 5_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(out.join('')).toMatch(/INFO.*POST \/api\/interrupts 201 \d+ms/);
+  });
 });
 
 describe('the request line (httpLogger)', () => {

@@ -5,18 +5,24 @@ import { LastUsedRecorder } from './last-used.recorder';
 
 const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
 
+/** A recorder (55 s gap a key) on a started runner, idle `idleMs` between rounds; its writes kept. */
+function recorderOnRunner(idleMs: number) {
+  const writes: unknown[][] = [];
+  const recorder = new LastUsedRecorder(
+    async (...use) => void writes.push(use),
+    logger,
+    55_000,
+    idleMs,
+  );
+  const runner = new JobRunner(logger);
+  runner.register(recorder);
+  runner.start();
+  return { writes, recorder, runner };
+}
+
 describe('LastUsedRecorder on the job runner', () => {
   it('writes noted uses in the runner’s rounds, at most once per key within the gap', async () => {
-    const writes: unknown[][] = [];
-    const recorder = new LastUsedRecorder(
-      async (...use) => void writes.push(use),
-      logger,
-      55_000,
-      10,
-    );
-    const runner = new JobRunner(logger);
-    runner.register(recorder);
-    runner.start();
+    const { writes, recorder, runner } = recorderOnRunner(10);
     try {
       const now = Date.now();
       recorder.record('org-1', 'key-1', now);
@@ -31,16 +37,7 @@ describe('LastUsedRecorder on the job runner', () => {
   });
 
   it('drains the uses noted after the last round when the runner stops', async () => {
-    const writes: unknown[][] = [];
-    const recorder = new LastUsedRecorder(
-      async (...use) => void writes.push(use),
-      logger,
-      55_000,
-      60_000,
-    );
-    const runner = new JobRunner(logger);
-    runner.register(recorder);
-    runner.start();
+    const { writes, recorder, runner } = recorderOnRunner(60_000);
     await eventually(() => true);
     recorder.record('org-1', 'key-2');
     expect(writes).toHaveLength(0);

@@ -6,17 +6,16 @@ import {
   TARGET_TYPES,
 } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
+import { ApiDateTime, ApiUuid } from '../openapi/api-field.decorator';
 
 /** An audit entry as the API shows it (SPEC §7); absent fields are omitted, not null. */
 export class AuditEntryResponse {
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description: 'Entries are never edited or removed: a seen id is final.',
   })
   id!: string;
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description: 'ISO 8601, UTC, with milliseconds.',
     example: '2026-11-21T12:00:00.000Z',
   })

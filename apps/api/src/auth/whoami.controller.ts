@@ -6,9 +6,10 @@ import { CurrentApiKey } from './decorators/current-principal.decorator';
 import { MachineRoute } from './decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from './principal';
 import { Operation } from '../openapi/operation.decorator';
+import { ApiUuid } from '../openapi/api-field.decorator';
 
 export class WhoamiApiKey {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -16,7 +17,7 @@ export class WhoamiApiKey {
 }
 
 export class WhoamiResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organisationId!: string;
 
   @ApiProperty({ enum: PLANS, enumName: 'Plan' })

@@ -3,6 +3,7 @@ import { ACTOR_TYPES, STREAM_EVENT_TYPES } from '@interlock/domain';
 import type { ActorType, StreamEventType } from '@interlock/domain';
 import { SESSION_STATUSES } from '../sessions/session.entity';
 import type { SessionStatus } from '../sessions/session.entity';
+import { ApiDateTime, ApiUuid } from '../openapi/api-field.decorator';
 
 /** The events of GET /api/events (the SSE `event:` names): the catalogue's, but webhook.test. */
 export const ORGANISATION_EVENT_TYPES = STREAM_EVENT_TYPES;
@@ -20,7 +21,7 @@ export class EventActor {
 }
 
 export class EventInterrupt {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -28,7 +29,7 @@ export class EventInterrupt {
 }
 
 export class EventSession {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -39,7 +40,7 @@ export class EventAssignee {
   @ApiProperty({ enum: ['member', 'team'] })
   type!: 'member' | 'team';
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -58,7 +59,7 @@ export class OrganisationEvent {
   @ApiProperty({ enum: ORGANISATION_EVENT_TYPES, enumName: 'OrganisationEventType' })
   type!: OrganisationEventType;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({ type: EventActor })

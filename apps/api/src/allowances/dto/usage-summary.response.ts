@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime } from '../../openapi/api-field.decorator';
 
 export class Allowance {
   @ApiProperty({ type: 'number', description: 'Used this month (agent hours to two decimals).' })
@@ -22,8 +23,7 @@ export class UsageSummary {
   @ApiProperty({ example: '2026-11', description: 'YYYY-MM, UTC.' })
   month!: string;
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description: 'When the allowances renew: the first instant of next month, UTC.',
   })
   renewsAt!: string;

@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A key as listed (SPEC §6): never the key itself. */
 export class ApiKeyResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 32, example: 'ci-runner' })
@@ -14,7 +15,7 @@ export class ApiKeyResponse {
   })
   start!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({

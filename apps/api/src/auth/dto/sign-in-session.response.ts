@@ -2,11 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PERMISSIONS, PLANS } from '@interlock/domain';
 import type { Permission, Plan } from '@interlock/domain';
 import type { SignInMethod } from '../principal';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 const SIGN_IN_METHODS: readonly SignInMethod[] = ['password', 'single_sign_on'];
 
 export class SignedInMember {
-  @ApiProperty({ format: 'uuid', description: "The member's id: their user id." })
+  @ApiUuid({ description: "The member's id: their user id." })
   id!: string;
 
   @ApiProperty({ format: 'email' })
@@ -15,7 +16,7 @@ export class SignedInMember {
   @ApiProperty()
   name!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   roleId!: string;
 
   @ApiProperty({
@@ -26,7 +27,7 @@ export class SignedInMember {
 }
 
 export class SignedInOrganisation {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()

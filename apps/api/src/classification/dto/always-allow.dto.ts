@@ -3,13 +3,14 @@ import { IsArray, IsInt, IsString, IsUUID, Length, Max, Min } from 'class-valida
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ALWAYS_ALLOW_DEFAULT_DAYS, ALWAYS_ALLOW_MAX_DAYS } from '../always-allow.command';
 import { RULE_LIMITS } from '../rule-engine';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 /**
  * "Always allow this" (SPEC §8d): a narrow enforce rule approving this action name from the key
  * that opened this interrupt, with these argument conditions, for a while.
  */
 export class AlwaysAllowDto {
-  @ApiProperty({ format: 'uuid', description: 'The interrupt whose action is always allowed.' })
+  @ApiUuid({ description: 'The interrupt whose action is always allowed.' })
   @IsUUID()
   interruptId!: string;
 

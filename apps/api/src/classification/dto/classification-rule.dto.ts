@@ -21,6 +21,7 @@ import {
   type RuleOrigin,
   type RuleOutcome,
 } from '../rule-engine';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 const MATCH_DESCRIPTION = 'What the rule matches (every given condition must hold): RuleMatch.';
@@ -142,10 +143,10 @@ export class UpdateClassificationRuleDto {
 
 /** Why a rule was switched off without its editor (SPEC §8d). */
 export class ClassificationRulePause {
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   at!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The interrupt whose action was rejected.' })
+  @ApiUuid({ description: 'The interrupt whose action was rejected.' })
   interruptId!: string;
 
   @ApiProperty()
@@ -156,7 +157,7 @@ export class ClassificationRulePause {
 }
 
 export class ClassificationRuleResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -185,9 +186,7 @@ export class ClassificationRuleResponse {
   })
   origin!: RuleOrigin;
 
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
+  @ApiUuid({
     nullable: true,
     description: 'For always_allow: the interrupt it was made from.',
   })
@@ -201,10 +200,10 @@ export class ClassificationRuleResponse {
   })
   paused!: ClassificationRulePause | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt!: string;
 }
 
@@ -267,7 +266,7 @@ export class ClassificationRuleListResponse {
 
 /** An action a person decided otherwise than a shadow rule would have. */
 export class ClassificationDisagreement {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   interruptId!: string;
 
   @ApiProperty()
@@ -285,12 +284,12 @@ export class ClassificationDisagreement {
   @ApiProperty({ type: String, nullable: true, description: 'The person, by name at the time.' })
   decidedByName!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   decidedAt!: string;
 }
 
 export class ClassificationRuleStatsResponse extends ClassificationRuleStats {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   ruleId!: string;
 
   @ApiProperty({ type: [ClassificationDisagreement], description: 'The latest 50, newest first.' })

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import type { RuleMatch } from '../rule-engine';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 const APPLY_MODES = ['shadow', 'enforce'] as const;
 
@@ -29,13 +30,12 @@ export class SuggestedRule {
 
 /** People approved this key's action of this argument shape often, and never rejected it lately. */
 export class ClassificationSuggestionResponse {
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description: 'Stable while the evidence holds (derived from key, action name and shape).',
   })
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   keyId!: string;
 
   @ApiProperty({ description: 'The key, by its current name.' })
@@ -60,10 +60,10 @@ export class ClassificationSuggestionResponse {
   })
   approvals!: number;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   lastApprovedAt!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The latest interrupt approved.' })
+  @ApiUuid({ description: 'The latest interrupt approved.' })
   latestInterruptId!: string;
 
   @ApiProperty({ type: SuggestedRule })

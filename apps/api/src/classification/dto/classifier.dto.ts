@@ -13,6 +13,7 @@ import { OptionalField } from '../../http/optional-field.decorator';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../../webhooks/webhook-url.util';
 import { CLASSIFIER_LIMITS } from '../external-classifier';
 import { RISKS } from '../rule-engine';
+import { ApiDateTime } from '../../openapi/api-field.decorator';
 
 const T = CLASSIFIER_LIMITS.timeoutMs;
 
@@ -62,18 +63,16 @@ export class ClassifierResponse {
   @ApiProperty()
   enabled!: boolean;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description: 'After a rotation: until when the previous secret signs beside the new one.',
   })
   previousSecretExpiresAt!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt!: string;
 }
 

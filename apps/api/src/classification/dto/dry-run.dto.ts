@@ -20,6 +20,7 @@ import { OptionalField } from '../../http/optional-field.decorator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { RISKS, type Risk } from '../rule-engine';
 import { CreateClassificationRuleDto } from './classification-rule.dto';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 export const DRY_RUN_MAX_INTERRUPTS = 200;
 export const DRY_RUN_CLASSIFIER_STATES = ['none', 'not_asked', 'answered', 'failed'] as const;
@@ -124,9 +125,7 @@ export class DryRunActionResult {
   })
   result!: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
 
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
+  @ApiUuid({
     nullable: true,
     description: 'The enforce rule that decides, if one does.',
   })
@@ -180,9 +179,7 @@ export class DryRunActionResult {
 }
 
 export class DryRunInterruptResult {
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
+  @ApiUuid({
     nullable: true,
     description: 'The interrupt classified (null for a sample).',
   })

@@ -12,12 +12,13 @@ import {
   RESUME_DELIVERY_STATUSES,
   type ResumeDeliveryStatus,
 } from '../interrupt-record';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
 /** The team whose members alone may decide an action (SPEC §8e), as named when the interrupt opened. */
 export class ApproverTeam {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ description: 'The name when the interrupt opened.' })
@@ -26,13 +27,13 @@ export class ApproverTeam {
 
 /** A member's approval of an action that needs several. */
 export class ApprovalResponse {
-  @ApiProperty({ format: 'uuid', description: "The member's user id." })
+  @ApiUuid({ description: "The member's user id." })
   memberId!: string;
 
   @ApiProperty({ description: "The member's name at the time of the approval." })
   memberName!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   approvedAt!: string;
 }
 
@@ -99,7 +100,7 @@ export class MemberDecidedBy {
   @ApiProperty({ enum: ['member'] })
   type!: 'member';
 
-  @ApiProperty({ format: 'uuid', description: "The member's user id." })
+  @ApiUuid({ description: "The member's user id." })
   id!: string;
 
   @ApiProperty({ description: "The member's name at the time of the decision." })
@@ -111,7 +112,7 @@ export class ArgusDecidedBy {
   @ApiProperty({ enum: ['argus'] })
   type!: 'argus';
 
-  @ApiProperty({ format: 'uuid', description: 'The classification rule that decided.' })
+  @ApiUuid({ description: 'The classification rule that decided.' })
   ruleId!: string;
 
   @ApiProperty({ enum: ['argus'] })
@@ -151,7 +152,7 @@ export type DecidedByValue = MemberDecidedBy | ArgusDecidedBy | SystemDecidedBy;
 
 @ApiExtraModels(MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy)
 export class DecisionResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -204,7 +205,7 @@ export class DecisionResponse {
   @ApiProperty({ type: DecidedBy })
   decidedBy!: DecidedByValue;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   decidedAt!: string;
 }
 
@@ -212,7 +213,7 @@ export class Assignee {
   @ApiProperty({ enum: ['member', 'team'] })
   type!: 'member' | 'team';
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ description: 'The name when assigned.' })
@@ -224,7 +225,7 @@ export class OpenedBy {
   @ApiProperty({ enum: ['api_key'] })
   type!: 'api_key';
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({
@@ -236,7 +237,7 @@ export class OpenedBy {
 
 /** The interrupt record (SPEC §5), plus the escalation level and reason. */
 export class InterruptResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Deploy to prod' })
@@ -285,7 +286,7 @@ export class InterruptResponse {
   @ApiProperty({ ...FREE_FORM, nullable: true })
   metadata!: Record<string, unknown> | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
@@ -366,7 +367,7 @@ export class InterruptResponse {
 }
 
 export class LinkedSession {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -378,7 +379,7 @@ export class LinkedSession {
 
 /** One of the interrupt's audit entries: who opened, decided, assigned or escalated it, and when. */
 export class InterruptHistoryEntry {
-  @ApiProperty({ format: 'uuid', description: 'The audit entry id.' })
+  @ApiUuid({ description: 'The audit entry id.' })
   id!: string;
 
   @ApiProperty({
@@ -391,7 +392,7 @@ export class InterruptHistoryEntry {
   })
   action!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
@@ -449,17 +450,13 @@ export class ResumeDelivery {
   })
   lastError!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description: 'pending / retrying: when the next attempt is due.',
   })
   nextAttemptAt!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description: 'delivered / failed: when.',
   })
@@ -487,8 +484,7 @@ export class NextEscalationStep {
   })
   when!: 'undecided' | 'unassigned';
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description:
       'When it is due; in the past when it is due already (the escalation job applies it within about 15 s).',
   })
@@ -505,7 +501,7 @@ export class NextEscalationStep {
 
 /** The team whose escalation policy governs an interrupt. */
 export class EscalationPolicyTeam {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()

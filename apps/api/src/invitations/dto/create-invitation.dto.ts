@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsUUID, MaxLength } from 'class-validator';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 export class CreateInvitationDto {
   @ApiProperty({ format: 'email', maxLength: 254, example: 'grace@example.com' })
@@ -7,7 +8,7 @@ export class CreateInvitationDto {
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The role the invitee joins with.' })
+  @ApiUuid({ description: 'The role the invitee joins with.' })
   @IsUUID('loose')
   roleId!: string;
 }

@@ -1,20 +1,21 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** An invitation as listed: never its token. */
 export class InvitationResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ format: 'email', maxLength: 254, example: 'grace@example.com' })
   email!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   roleId!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'Seven days after creation.' })
+  @ApiDateTime({ description: 'Seven days after creation.' })
   expiresAt!: string;
 
   @ApiProperty({
@@ -55,6 +56,6 @@ export class InvitationPreviewResponse {
   @ApiProperty({ example: 'Developer' })
   roleName!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   expiresAt!: string;
 }

@@ -1,8 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 export class ChangeMemberRoleDto {
-  @ApiProperty({ format: 'uuid', description: 'The role to give the member.' })
+  @ApiUuid({ description: 'The role to give the member.' })
   @IsUUID('loose')
   roleId!: string;
 }

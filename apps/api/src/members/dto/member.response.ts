@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A member as listed: never their password hash. */
 export class MemberResponse {
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description: "The member's id: their user id, the same in every organisation they belong to.",
   })
   id!: string;
@@ -14,14 +14,13 @@ export class MemberResponse {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Grace Hopper' })
   name!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   roleId!: string;
 
   @ApiProperty({ example: 'Developer', description: "The name of the member's role." })
   roleName!: string;
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description: 'When they joined the organisation (their current membership began).',
   })
   createdAt!: string;

@@ -5,6 +5,7 @@ import { ActionRequestResponse } from '../../interrupts/dto/interrupt.response';
 import { DECISIONS, type Decision } from '../../interrupts/interrupt-decision.entity';
 import { INTERRUPT_STATUSES } from '../../interrupts/interrupt.entity';
 import type { InterruptStatus } from '../../interrupts/interrupt.entity';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 const TOKEN = {
   description:
@@ -47,7 +48,7 @@ export class ActionLinkDecided {
   @ApiProperty({ description: "The decider's name." })
   decidedBy!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   decidedAt!: string;
 }
 
@@ -59,7 +60,7 @@ export class ActionLinkPreviewResponse {
   @ApiProperty({ description: 'The member the link was sent to: the decision is theirs.' })
   memberName!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   interruptId!: string;
 
   @ApiProperty()
@@ -77,8 +78,7 @@ export class ActionLinkPreviewResponse {
   @ApiProperty({ enum: ['approve', 'reject'], enumName: 'ActionLinkDecision' })
   decision!: 'approve' | 'reject';
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description: 'The link works until then (24 hours after the email was sent).',
   })
   expiresAt!: string;

@@ -3,9 +3,10 @@ import { IsIn, IsOptional } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { CursorPage } from '../../http/cursor-page.query';
 import { NOTIFICATION_STATUSES, type NotificationStatus } from '../notification.entity';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 export class NotificationDeliveryResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ example: 'interrupt.opened', description: 'A notification kind, or invitation.' })
@@ -28,9 +29,7 @@ export class NotificationDeliveryResponse {
   @ApiProperty()
   recipientEmail!: string;
 
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
+  @ApiUuid({
     nullable: true,
     description: 'The interrupt (or invitation) it is about.',
   })
@@ -49,10 +48,10 @@ export class NotificationDeliveryResponse {
   @ApiProperty({ type: String, nullable: true })
   lastError!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When it leaves: now, or its digest’s time.' })
+  @ApiDateTime({ description: 'When it leaves: now, or its digest’s time.' })
   scheduledFor!: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
 import { RISKS, type Risk } from '../../classification/rule-engine';
 import { SLACK_MESSAGE_STATUSES, type SlackMessageStatus } from '../slack/slack.entity';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 export const SLACK_BOT_TOKEN_PATTERN = '^xoxb-[A-Za-z0-9-]{1,250}$';
 export const SLACK_SIGNING_SECRET_PATTERN = '^[A-Za-z0-9]{16,128}$';
@@ -96,12 +97,12 @@ export class SlackConnectionResponse {
   })
   requestUrl!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   credentialsSetAt!: string;
 }
 
 export class SlackMessageResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   interruptId!: string;
 
   @ApiProperty()
@@ -116,7 +117,7 @@ export class SlackMessageResponse {
   @ApiProperty({ type: String, nullable: true })
   lastError!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt!: string;
 }
 

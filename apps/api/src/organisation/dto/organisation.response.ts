@@ -2,9 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
 import { UsageSummary } from '../../allowances/dto/usage-summary.response';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 export class OrganisationResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -13,7 +14,7 @@ export class OrganisationResponse {
   @ApiProperty({ enum: PLANS, enumName: 'Plan' })
   plan!: Plan;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({

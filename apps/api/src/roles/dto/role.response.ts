@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BUILT_IN_ROLES, PERMISSIONS } from '@interlock/domain';
 import type { BuiltInRoleKey, Permission } from '@interlock/domain';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A role as listed: `builtIn` is `owner`, `developer` or `manager` for the built-in roles, else null. */
 export class RoleResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 50, example: 'Reviewer' })
@@ -21,7 +22,7 @@ export class RoleResponse {
   })
   builtIn!: BuiltInRoleKey | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 }
 

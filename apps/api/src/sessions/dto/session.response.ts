@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SESSION_STATUSES } from '../session.entity';
 import type { SessionStatus } from '../session.entity';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A Live View session. `messageCount` is also the id of its last message event. */
 export class SessionResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'nightly-build' })
@@ -26,7 +27,7 @@ export class SessionResponse {
   })
   messageCount!: number;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   startedAt!: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

@@ -12,6 +12,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { OptionalField } from '../../http/optional-field.decorator';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** The labels of a lower-case DNS name: at least two (letters, digits, hyphens), any length. */
 const DOMAIN_LABELS_PATTERN = '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
@@ -97,8 +98,7 @@ export class PutSsoConnectionDto {
   })
   allowedDomains!: string[];
 
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description:
       'The role a person gets when their first sign-in makes them a member (not the Owner role; no permission you do not hold).',
   })
@@ -140,18 +140,14 @@ export class SsoDomainResponse {
   @ApiProperty({ example: 'example.com' })
   domain!: string;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       'When the TXT record was found (null: not proven yet, so the domain signs nobody in: no sign-in is routed by it, no account linked, no member provisioned).',
   })
   verifiedAt!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       "A proven domain's record is looked up again periodically (`SSO_DOMAIN_RECHECK_INTERVAL`): when it last was since the proof (null: not yet).",
@@ -195,7 +191,7 @@ export class SsoConnectionResponse {
   })
   domains!: SsoDomainResponse[];
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   defaultRoleId!: string;
 
   @ApiProperty({
@@ -204,9 +200,7 @@ export class SsoConnectionResponse {
   })
   requireSso!: boolean;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       'When this issuer and client id first signed someone in (null: never yet). Requiring single sign-on needs it.',
@@ -234,7 +228,7 @@ export class SsoSettingsResponse {
 
 /** One organisation of the person's whose single sign-on signs in their address (SPEC §8f). */
 export class MySingleSignOnOrganisation {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organisationId!: string;
 
   @ApiProperty()
@@ -243,9 +237,7 @@ export class MySingleSignOnOrganisation {
   @ApiProperty({ description: "The organisation's OpenID provider (its issuer URL)." })
   issuer!: string;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       'Since when your account is linked to that provider (it signs you in to this organisation); null: not linked yet — single sign-on from a browser holding your password sign-in session links it.',

@@ -1,8 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
+import { ApiUuid } from '../../openapi/api-field.decorator';
 
 export class AddTeamMemberDto {
-  @ApiProperty({ format: 'uuid', description: 'A member of the organisation.' })
+  @ApiUuid({ description: 'A member of the organisation.' })
   @IsUUID('loose')
   memberId!: string;
 }

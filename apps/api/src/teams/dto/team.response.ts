@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 export class TeamResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 50, example: 'Platform' })
@@ -15,7 +16,7 @@ export class TeamResponse {
   })
   memberIds!: string[];
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 }
 

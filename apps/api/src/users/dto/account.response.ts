@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A person who signs in. Their id is their member id in every organisation they belong to. */
 export class AccountUser {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty({ format: 'email' })
@@ -22,8 +23,7 @@ export class AccountUser {
 
 /** An organisation the person is a current member of, with their role in it. */
 export class AccountOrganisation {
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description: 'The organisation id: send it as x-organisation-id to act for it.',
   })
   id!: string;
@@ -34,7 +34,7 @@ export class AccountOrganisation {
   @ApiProperty({ enum: PLANS, enumName: 'Plan' })
   plan!: Plan;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   roleId!: string;
 
   @ApiProperty({
@@ -43,7 +43,7 @@ export class AccountOrganisation {
   })
   roleName!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   joinedAt!: string;
 }
 

@@ -1,18 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** One of the signed-in person's sign-in sessions (a browser or device where they are signed in). */
 export class AccountSignInSession {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When this sign-in happened.' })
+  @ApiDateTime({ description: 'When this sign-in happened.' })
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'Its latest use (to within a minute).' })
+  @ApiDateTime({ description: 'Its latest use (to within a minute).' })
   lastUsedAt!: string;
 
-  @ApiProperty({
-    format: 'date-time',
+  @ApiDateTime({
     description:
       'When it ends unless used again: the idle timeout after lastUsedAt, or its absolute end (30 days after sign-in), whichever is sooner.',
   })

@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES } from '@interlock/domain';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-delivery.entity';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 export class WebhookDeliveryAttempt {
   @ApiProperty({ type: 'integer', minimum: 1 })
   number!: number;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   startedAt!: string;
 
   @ApiProperty({
@@ -25,14 +26,13 @@ export class WebhookDeliveryAttempt {
 
 /** One event to one webhook, with its attempts. */
 export class WebhookDeliveryResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   webhookId!: string;
 
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description: "The event: the body's id and the webhook-id header.",
   })
   eventId!: string;
@@ -60,9 +60,7 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ type: String, nullable: true, description: 'Why the last attempt failed.' })
   error!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       'When a pending delivery is attempted next; null otherwise (and while the webhook is disabled).',
@@ -72,7 +70,7 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   lastAttemptAt!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

@@ -3,6 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { EVENT_TYPES, type EventType } from '@interlock/domain';
 import { InterruptResponse } from '../../interrupts/dto/interrupt.response';
 import { SessionResponse } from '../../sessions/dto/session.response';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /**
  * The bodies webhooks receive (SPEC §8a), for the contract: one schema per event type of the
@@ -10,22 +11,21 @@ import { SessionResponse } from '../../sessions/dto/session.response';
  * SDKs' `webhooks.unwrap` returns them.
  */
 abstract class WebhookEventBase {
-  @ApiProperty({
-    format: 'uuid',
+  @ApiUuid({
     description:
       'The event id: also the webhook-id header. The same on every attempt; deduplicate on it.',
   })
   id!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the change happened.' })
+  @ApiDateTime({ description: 'When the change happened.' })
   createdAt!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   organisationId!: string;
 }
 
 export class WebhookTestData {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   webhookId!: string;
 
   @ApiProperty({ example: 'A test event sent from Interlock.' })

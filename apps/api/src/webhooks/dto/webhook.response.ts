@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SUBSCRIBABLE_EVENT_TYPES } from './create-webhook.dto';
+import { ApiDateTime, ApiUuid } from '../../openapi/api-field.decorator';
 
 /** A webhook as listed: never its secret. */
 export class WebhookResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiUuid()
   id!: string;
 
   @ApiProperty()
@@ -24,27 +25,23 @@ export class WebhookResponse {
   @ApiProperty()
   enabled!: boolean;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description:
       'Since when every attempt has failed; null after a success. Five days of it disables the webhook.',
   })
   failingSince!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
+  @ApiDateTime({
     nullable: true,
     description: 'After a rotation: until when the previous secret still signs beside the new one.',
   })
   previousSecretExpiresAt!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiDateTime()
   updatedAt!: string;
 }
 

@@ -62,21 +62,30 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
 
     // Pushed as it is appended: within 1 s, where one whose announcement was lost waits for the
     // next heartbeat (15 s; the wait below outlasts it, so such a delay is measured, not timed out).
-    // Up to three appends, as a loaded machine can stall one request past 1 s: each arrives.
-    const delays: number[] = [];
-    for (const content of ['third\nwith a newline', 'fourth', 'fifth']) {
-      const sent = Date.now();
-      expect((await append(session.id, content)).status).toBe(201);
-      const count = 3 + delays.length;
-      await client.until(() => client.messages().length === count, 20_000);
-      delays.push(client.messages()[count - 1].at - sent);
-      if (delays[delays.length - 1] < 1_000) break;
+    // A round is two appends, each timed from its answer (the message committed) and each under
+    // 1 s: a heartbeat's catch-up can bring one under 1 s by chance (~1 in 15), never the next
+    // one too, as that one waits for the heartbeat after. A loaded machine can stall a request
+    // past 1 s, so up to three rounds.
+    const contents = ['third\nwith a newline', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+    let appended = 0;
+    let slowest = Infinity;
+    for (let round = 0; round < 3 && !(slowest < 1_000); round++) {
+      const delays: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        expect((await append(session.id, contents[appended])).status).toBe(201);
+        const answered = Date.now();
+        appended++;
+        const count = 2 + appended;
+        await client.until(() => client.messages().length === count, 20_000);
+        delays.push(Math.max(0, client.messages()[count - 1].at - answered));
+      }
+      slowest = Math.max(...delays);
     }
     expect(client.messages()[2]).toMatchObject({
       id: '3',
       data: { content: 'third\nwith a newline', createdAt: expect.stringMatching(/Z$/) },
     });
-    expect(Math.min(...delays)).toBeLessThan(1_000);
+    expect(slowest).toBeLessThan(1_000);
 
     expect(
       (await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status,
@@ -84,7 +93,7 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
     await client.until(() => client.ended);
     expect(client.events[client.events.length - 1]).toMatchObject({
       event: 'session',
-      data: { status: 'ended', messageCount: 2 + delays.length },
+      data: { status: 'ended', messageCount: 2 + appended },
     });
   });
 

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
-import type { HttpRequest, HttpResponse } from '../http/platform';
+import { nodeResponse, type HttpRequest, type HttpResponse } from '../http/platform';
 import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
 import { setBudgetHeaders, spendOrRefuse } from '../rate-limits/budget-answer';
 import type { BudgetVerdict } from '../rate-limits/api-key-budget';
@@ -108,7 +108,8 @@ class KeyWaitBudget implements WaitBudget {
   }
 
   unhold(): void {
-    setBudgetHeaders(this.res, this.held);
+    // Set when the hold ends; a response already sent meanwhile (none is today) keeps its own.
+    if (!nodeResponse(this.res).headersSent) setBudgetHeaders(this.res, this.held);
     this.held = undefined;
   }
 

@@ -73,6 +73,54 @@ describe('lineBatching', () => {
       [2, 'line'],
     ]);
   });
+
+  it("carries on without logging when standard output's reader has gone (EPIPE), as pino's destination did", async () => {
+    // The child logs only once this side has closed its end of the child's standard output.
+    const script = buildSync({
+      stdin: {
+        contents: `
+          import pino from 'pino';
+          import { stdoutDestination } from './log-destination.util';
+          const log = pino({ base: null }, stdoutDestination());
+          process.stdin.once('data', () => {
+            log.info('first line, to a pipe nobody reads');
+            setImmediate(() => {
+              log.info('second line');
+              setImmediate(() => {
+                process.stderr.write('still serving\\n');
+                process.exit(0);
+              });
+            });
+          });
+        `,
+        resolveDir: __dirname,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['pino'],
+      write: false,
+    }).outputFiles[0].text;
+    const child = spawn(process.execPath, ['-e', script], {
+      cwd: join(__dirname, '..', '..', '..', '..'),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await new Promise<void>((resolve) => {
+        child.stdout.once('close', resolve);
+        child.stdout.destroy();
+      });
+      child.stdin.write('go\n');
+      expect(await exited).toBe(0);
+      expect(stderr).toBe('still serving\n');
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
 });
 
 describe('writeFully', () => {

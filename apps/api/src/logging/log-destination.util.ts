@@ -69,12 +69,27 @@ let stdoutLines: LineBatchingDestination | undefined;
  * a pipe or a file on Linux; pino's default hands every write to libuv's thread pool — a thread
  * hand-off and a wake-up per write, which the log line of every request paid: issue 28), the
  * lines of one turn of the event loop in one write (`lineBatching`, `writeFully`). One per
- * process, flushed on exit.
+ * process, flushed on exit; when the reader has gone (EPIPE), lines are dropped and the process
+ * carries on.
  */
 export function stdoutDestination(): LineBatchingDestination {
   if (stdoutLines === undefined) {
     const fd = process.stdout.fd || 1;
-    const lines = lineBatching({ write: (text: string) => writeFully(fd, text) });
+    // The reader gone (a log collector restarted, `| head`): Node ignores SIGPIPE, so the write
+    // throws EPIPE. The service keeps serving and stops logging, as pino's destination did;
+    // any other failure is thrown.
+    let readerGone = false;
+    const lines = lineBatching({
+      write: (text: string) => {
+        if (readerGone) return;
+        try {
+          writeFully(fd, text);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+          readerGone = true;
+        }
+      },
+    });
     process.on('exit', lines.flushSync);
     stdoutLines = lines;
   }

@@ -77,17 +77,27 @@ describe('waitForDecision', () => {
   });
 
   it('stops at once when the host shuts down, and says so', async () => {
-    const { backend } = backendAnsweringAfter(Infinity);
-    const stop = new AbortController();
-    setTimeout(() => stop.abort(), 30);
-    const started = Date.now();
-    const result = await waitForDecision(backend, open, {
-      waitMs: 10_000,
-      pollIntervalMs: 5_000,
-      signal: new AbortController().signal,
-      stop: stop.signal,
-    });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(result).toMatchObject({ stopped: true, interrupt: { status: 'open' } });
+    // On the fake clock of the test above: the 5 s pause ends at the abort (30 ms), not later.
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const { backend, reads } = backendAnsweringAfter(Infinity);
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 30);
+      let settled = false;
+      const waiting = waitForDecision(backend, open, {
+        waitMs: 10_000,
+        pollIntervalMs: 5_000,
+        signal: new AbortController().signal,
+        stop: stop.signal,
+      }).finally(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(29);
+      expect(settled).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      expect(await waiting).toMatchObject({ stopped: true, interrupt: { status: 'open' } });
+      expect(reads()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -7,6 +7,17 @@ import { lineBatching } from './log-destination.util';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** TypeScript beside this file, bundled into one script for a process of its own (`node -e`). */
+const bundled = (contents: string, external: string[] = []): string =>
+  buildSync({
+    stdin: { contents, resolveDir: __dirname, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external,
+    write: false,
+  }).outputFiles[0].text;
+
 describe('lineBatching', () => {
   it('writes the lines of one turn of the event loop together, at its end', async () => {
     const writes: string[] = [];
@@ -40,24 +51,16 @@ describe('lineBatching', () => {
 
   it("standard output's lines reach it when the process exits in the same turn", () => {
     // The real destination in a process of its own, which exits before the turn ends.
-    const script = buildSync({
-      stdin: {
-        contents: `
+    const script = bundled(
+      `
           import pino from 'pino';
           import { stdoutDestination } from './log-destination.util';
           const log = pino({ base: null }, stdoutDestination());
           for (let i = 0; i < 3; i++) log.info({ i }, 'line');
           process.exit(0);
         `,
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      external: ['pino'],
-      write: false,
-    }).outputFiles[0].text;
+      ['pino'],
+    );
     const child = spawnSync(process.execPath, ['-e', script], {
       cwd: join(__dirname, '..', '..', '..', '..'),
       encoding: 'utf8',
@@ -76,9 +79,8 @@ describe('lineBatching', () => {
 
   it("carries on without logging when standard output's reader has gone (EPIPE), as pino's destination did", async () => {
     // The child logs only once this side has closed its end of the child's standard output.
-    const script = buildSync({
-      stdin: {
-        contents: `
+    const script = bundled(
+      `
           import pino from 'pino';
           import { stdoutDestination } from './log-destination.util';
           const log = pino({ base: null }, stdoutDestination());
@@ -93,15 +95,8 @@ describe('lineBatching', () => {
             });
           });
         `,
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      external: ['pino'],
-      write: false,
-    }).outputFiles[0].text;
+      ['pino'],
+    );
     const child = spawn(process.execPath, ['-e', script], {
       cwd: join(__dirname, '..', '..', '..', '..'),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -135,23 +130,13 @@ describe('writeFully', () => {
     // opens the pipe read-write and non-blocking, so it needs no reader to open it and a full
     // pipe answers EAGAIN; this test starts reading only once the writer has begun: its first
     // write fills the pipe, and the next ones wait for room.
-    const script = buildSync({
-      stdin: {
-        contents: `
+    const script = bundled(`
           import { constants, openSync } from 'node:fs';
           import { writeFully } from './log-destination.util';
           const fd = openSync(process.argv[1], constants.O_RDWR | constants.O_NONBLOCK);
           process.stderr.write('writing\\n');
           writeFully(fd, ${JSON.stringify(unit)}.repeat(${repeat}));
-        `,
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      write: false,
-    }).outputFiles[0].text;
+        `);
     const writer = spawn(process.execPath, ['-e', script, fifo], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -144,7 +144,11 @@ describe('redactUrl and invitation tokens (issue 34, item 6)', () => {
 });
 
 describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its first use)', () => {
-  it('folds a request line into method, URL, status and duration, and writes other lines as their message', async () => {
+  /**
+   * A pretty logger writing into memory, and what it wrote once `lines` lines are out: the pretty
+   * stream hands its lines on through a pipe, so they are waited for (at most 5 s).
+   */
+  function prettyLogger() {
     const out: string[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -156,32 +160,30 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
       { logLevel: 'info', logFormat: 'pretty' } as AppConfig,
       destination,
     );
+    const written = async (lines: number): Promise<string> => {
+      for (let waited = 0; out.join('').split('\n').length <= lines && waited < 5_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return out.join('');
+    };
+    return { logger, written };
+  }
+
+  it('folds a request line into method, URL, status and duration, and writes other lines as their message', async () => {
+    const { logger, written } = prettyLogger();
     logger.info(
       { req: { method: 'GET', url: '/api/whoami' }, res: { statusCode: 200 }, durationMs: 3 },
       'GET 200',
     );
     logger.warn('the dashboard is not built');
-    // The pretty stream hands its lines on through a pipe: wait for both (bounded).
-    for (let waited = 0; out.join('').split('\n').length < 3 && waited < 5_000; waited += 10)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    const text = out.join('');
+    const text = await written(2);
     expect(text).toContain('GET /api/whoami 200 3ms');
     expect(text).toMatch(/WARN.*the dashboard is not built/);
     expect(text).not.toContain('"level"');
   });
 
   it("folds httpLogger's own request line the same way", async () => {
-    const out: string[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        out.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const log = httpLogger(
-      createLogger({ logLevel: 'info', logFormat: 'pretty' } as AppConfig, destination),
-      'ilk_',
-    );
+    const { logger, written } = prettyLogger();
+    const log = httpLogger(logger, 'ilk_');
     const req = new IncomingMessage(new Socket());
     req.method = 'POST';
     req.url = '/api/interrupts';
@@ -189,10 +191,7 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
     log(req, res, assignRequestId(req, res));
     res.statusCode = 201;
     res.emit('close');
-    // Through the pretty stream's pipe (bounded).
-    for (let waited = 0; !out.join('').includes('\n') && waited < 5_000; waited += 10)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(out.join('')).toMatch(/INFO.*POST \/api\/interrupts 201 \d+ms/);
+    expect(await written(1)).toMatch(/INFO.*POST \/api\/interrupts 201 \d+ms/);
   });
 });
 

@@ -1,5 +1,5 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Column, Entity } from 'typeorm';
+import { OneRowPerOrganisation } from '../organisation/organisation-row';
 
 /**
  * An organisation's agent hours of the current UTC month as a running total (SPEC §8), so that
@@ -9,14 +9,7 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
  * `endedSeconds + openSessions × (at − monthStart) − openOffsetSeconds` within the month.
  */
 @Entity({ name: 'agent_hours_totals' })
-export class AgentHoursTotalsEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
-  organisation?: OrganisationEntity;
-
+export class AgentHoursTotalsEntity extends OneRowPerOrganisation() {
   /** The first instant (UTC) of the month the totals are for: the month of the latest session event. */
   @Column('timestamp with time zone')
   monthStart!: Date;

@@ -1,5 +1,5 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Column, Entity } from 'typeorm';
+import { OneRowPerOrganisation } from '../organisation/organisation-row';
 
 /**
  * The bytes of session-message content an organisation stores (SPEC §8, issue 34): the sum of
@@ -9,14 +9,7 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
  * 1795763000001), so every deleter — the retention job, an organisation's deletion — keeps it.
  */
 @Entity({ name: 'session_storage_totals' })
-export class SessionStorageTotalEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
-  organisation?: OrganisationEntity;
-
+export class SessionStorageTotalEntity extends OneRowPerOrganisation() {
   /** pg returns a bigint as a string. */
   @Column('bigint', { default: 0 })
   messageBytes!: string;

@@ -1,16 +1,18 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
+import { HashedTokenRow } from '../database/hashed-token-row';
 import { References } from '../database/references.decorator';
 
 /**
  * A person's sign-in session (the `session` cookie) — not an agent's Live View session. It
  * belongs to the user, not to an organisation: each request chooses the organisation it acts
- * for among the user's current memberships. Only the SHA-256 of the cookie's token is stored.
+ * for among the user's current memberships. Only the SHA-256 of the cookie's token is stored;
+ * `expiresAt` is the absolute end (30 days after sign-in).
  */
 @Entity({ name: 'sign_in_sessions' })
 @Index('sign_in_sessions_token_hash_key', ['tokenHash'], { unique: true })
 @Index('sign_in_sessions_user_idx', ['userId'])
-export class SignInSessionEntity {
+export class SignInSessionEntity extends HashedTokenRow {
   @PrimaryColumn('uuid')
   id!: string;
 
@@ -19,16 +21,6 @@ export class SignInSessionEntity {
 
   @References(() => UserEntity, 'user_id')
   user?: UserEntity;
-
-  @Column('text')
-  tokenHash!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  /** The absolute end (30 days after sign-in). */
-  @Column('timestamptz')
-  expiresAt!: Date;
 
   /** When a request last used it (kept to within a minute); idle past `SESSION_IDLE_TIMEOUT`, it ends. */
   @Column('timestamptz', { default: () => 'now()' })

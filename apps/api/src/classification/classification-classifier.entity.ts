@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  OneToOne,
-  PrimaryColumn,
-} from 'typeorm';
-import { OrganisationEntity } from '../organisation/organisation.entity';
+import { Check, Column, CreateDateColumn, Entity } from 'typeorm';
+import { OneRowPerOrganisation } from '../organisation/organisation-row';
 
 /**
  * An organisation's external classifier (SPEC §8d, issue 29 §1.3): the HTTPS endpoint argus asks
@@ -16,14 +8,7 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
  */
 @Entity({ name: 'classification_classifiers' })
 @Check('classification_classifiers_timeout_check', `"timeout_ms" BETWEEN 100 AND 10000`)
-export class ClassificationClassifierEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
-  organisation?: OrganisationEntity;
-
+export class ClassificationClassifierEntity extends OneRowPerOrganisation() {
   @Column('text')
   url!: string;
 

@@ -1,12 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { RoleEntity } from '../roles/role.entity';
+import { HashedTokenRow } from '../database/hashed-token-row';
 import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /** An invitation to join an organisation. Only the SHA-256 of its token is stored. */
 @Entity({ name: 'invitations' })
 @Index('invitations_token_hash_key', ['tokenHash'], { unique: true })
 @Index('invitations_organisation_created_idx', ['organisationId', 'createdAt'])
-export class InvitationEntity {
+export class InvitationEntity extends HashedTokenRow {
   @PrimaryColumn('uuid')
   organisationId!: string;
 
@@ -22,17 +23,8 @@ export class InvitationEntity {
   @ReferencesInOrganisation(() => RoleEntity, 'role_id')
   role?: RoleEntity;
 
-  @Column('text')
-  tokenHash!: string;
-
   @Column('uuid')
   invitedBy!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @Column('timestamptz')
-  expiresAt!: Date;
 
   @Column('timestamptz', { nullable: true })
   acceptedAt!: Date | null;

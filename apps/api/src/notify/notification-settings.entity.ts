@@ -1,26 +1,12 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  OneToOne,
-  PrimaryColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { OneRowPerOrganisation } from '../organisation/organisation-row';
 import { MembershipEntity } from '../members/membership.entity';
 import { References, ReferencesInOrganisation } from '../database/references.decorator';
 
 /** An organisation's notification defaults (per kind and channel) and its action-link policy. */
 @Entity({ name: 'notification_settings' })
-export class NotificationSettingsEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organisation_id' })
-  organisation?: OrganisationEntity;
-
+export class NotificationSettingsEntity extends OneRowPerOrganisation() {
   /** `{kind: {channel: mode}}`; what is missing falls back to the built-in default. */
   @Column('jsonb', { default: {} })
   defaults!: Record<string, Record<string, string>>;

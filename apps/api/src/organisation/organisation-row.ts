@@ -1,4 +1,4 @@
-import { PrimaryColumn } from 'typeorm';
+import { JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { References } from '../database/references.decorator';
 import { OrganisationEntity } from './organisation.entity';
 
@@ -17,4 +17,32 @@ export abstract class OrganisationRow {
 
   @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
+}
+
+/** Constraint names a migration chose, where it did not leave them to the database. */
+export interface OrganisationKeyNames {
+  primaryKey?: string;
+  foreignKey?: string;
+}
+
+/**
+ * The organisation's one row of a table (its Slack app, its SSO provider, its settings, its
+ * totals): keyed by the organisation's id alone, which is also the one-to-one foreign key to the
+ * organisation (its row goes with it). `names` are the constraints' names where the migration
+ * named them. An entity extends what this returns and declares its other columns.
+ */
+export function OneRowPerOrganisation({ primaryKey, foreignKey }: OrganisationKeyNames = {}) {
+  abstract class OrganisationKeyedRow {
+    @PrimaryColumn('uuid', primaryKey === undefined ? {} : { primaryKeyConstraintName: primaryKey })
+    organisationId!: string;
+
+    @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+    @JoinColumn(
+      foreignKey === undefined
+        ? { name: 'organisation_id' }
+        : { name: 'organisation_id', foreignKeyConstraintName: foreignKey },
+    )
+    organisation?: OrganisationEntity;
+  }
+  return OrganisationKeyedRow;
 }

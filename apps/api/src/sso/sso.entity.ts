@@ -1,13 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  OneToOne,
-  PrimaryColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
+import { OneRowPerOrganisation } from '../organisation/organisation-row';
 import { UserEntity } from '../users/user.entity';
 import { References } from '../database/references.decorator';
 
@@ -17,17 +10,10 @@ import { References } from '../database/references.decorator';
  * organisation); `defaultRoleId` is the role of a person provisioned at their first sign-in.
  */
 @Entity({ name: 'sso_connections' })
-export class SsoConnectionEntity {
-  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'sso_connections_pkey' })
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'organisation_id',
-    foreignKeyConstraintName: 'sso_connections_organisation_id_fkey',
-  })
-  organisation?: OrganisationEntity;
-
+export class SsoConnectionEntity extends OneRowPerOrganisation({
+  primaryKey: 'sso_connections_pkey',
+  foreignKey: 'sso_connections_organisation_id_fkey',
+}) {
   @Column('text')
   issuer!: string;
 

@@ -1,5 +1,6 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
+import { HashedTokenRow } from '../database/hashed-token-row';
 import { References } from '../database/references.decorator';
 
 /**
@@ -16,7 +17,7 @@ import { References } from '../database/references.decorator';
   'account_tokens_purpose_check',
   `"purpose" IN ('password_reset', 'email_verification', 'email_change', 'email_revert')`,
 )
-export class AccountTokenEntity {
+export class AccountTokenEntity extends HashedTokenRow {
   @PrimaryColumn('uuid')
   id!: string;
 
@@ -29,18 +30,9 @@ export class AccountTokenEntity {
   @Column('text')
   purpose!: string;
 
-  @Column('text')
-  tokenHash!: string;
-
   /** The address the link was sent to. */
   @Column('text')
   email!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @Column('timestamptz')
-  expiresAt!: Date;
 
   @Column('timestamptz', { nullable: true })
   usedAt!: Date | null;

@@ -4,13 +4,12 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  OneToOne,
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
 import type { Risk } from '../../classification/rule-engine';
 import { OrganisationEntity } from '../../organisation/organisation.entity';
+import { OneRowPerOrganisation } from '../../organisation/organisation-row';
 import { References } from '../../database/references.decorator';
 
 /**
@@ -22,17 +21,10 @@ import { References } from '../../database/references.decorator';
  */
 @Entity({ name: 'slack_connections' })
 @Check('slack_connections_min_risk_check', `"min_risk" IN ('low', 'medium', 'high', 'critical')`)
-export class SlackConnectionEntity {
-  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'slack_connections_pkey' })
-  organisationId!: string;
-
-  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'organisation_id',
-    foreignKeyConstraintName: 'slack_connections_organisation_fk',
-  })
-  organisation?: OrganisationEntity;
-
+export class SlackConnectionEntity extends OneRowPerOrganisation({
+  primaryKey: 'slack_connections_pkey',
+  foreignKey: 'slack_connections_organisation_fk',
+}) {
   @Column('text')
   slackTeamId!: string;
 

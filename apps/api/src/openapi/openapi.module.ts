@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OPENAPI_DOCUMENT, OpenApiController } from './openapi.controller';
 
-/** Holds the document built once at start (see app.factory.ts). */
+/** Holds what builds the document at its first request (see app.factory.ts). */
 @Module({
   controllers: [OpenApiController],
   providers: [{ provide: OPENAPI_DOCUMENT, useValue: {} }],

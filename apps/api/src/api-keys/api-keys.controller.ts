@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -9,10 +8,9 @@ import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { RenameApiKeyDto } from './dto/rename-api-key.dto';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/api-keys')
-@ApiTags('api-keys')
+@ApiController('api/api-keys', 'api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 

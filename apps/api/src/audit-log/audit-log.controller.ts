@@ -1,5 +1,5 @@
-import { Controller, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiQuery } from '@nestjs/swagger';
 import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
 import { CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
@@ -8,7 +8,7 @@ import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { AuditLogPage } from './audit-entry.response';
 import { AUDIT_CSV_COLUMNS, auditCsvRow, csvRow } from './audit-csv.util';
 import { AuditLogService } from './audit-log.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** The query parameters both endpoints share (SPEC §7). */
 const AuditFilters =
@@ -67,8 +67,7 @@ const AuditFilters =
     }
   };
 
-@Controller('api/audit-log')
-@ApiTags('audit-log')
+@ApiController('api/audit-log', 'audit-log')
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}
 

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
@@ -16,7 +16,7 @@ import { PasswordsService } from '../users/passwords.service';
 import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 import { ConfirmEmailChangeDto, UndoEmailChangeDto } from '../users/dto/profile.dto';
 import { EmailChangeService } from '../users/email-change.service';
 
@@ -24,8 +24,7 @@ import { EmailChangeService } from '../users/email-change.service';
  * Signing up and in, and the emailed links people open whether or not they are signed in: for
  * people not signed in (`@HumanRoute`), but for signing out and the sign-in session's description.
  */
-@Controller('api/auth')
-@ApiTags('auth')
+@ApiController('api/auth', 'auth')
 @HumanRoute()
 export class AuthController {
   constructor(

@@ -1,11 +1,10 @@
-import { Controller } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
 import { CurrentApiKey } from './decorators/current-principal.decorator';
 import { MachineRoute } from './decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from './principal';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 import { ApiUuid } from '../openapi/api-field.decorator';
 
 export class WhoamiApiKey {
@@ -28,8 +27,7 @@ export class WhoamiResponse {
 }
 
 /** Lets an agent check its key: which key it is, for which organisation, on which plan. */
-@Controller('api/whoami')
-@ApiTags('auth')
+@ApiController('api/whoami', 'auth')
 export class WhoamiController {
   @MachineRoute()
   @Operation.Get('/', 'getWhoami', {

@@ -1,15 +1,13 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { AlwaysAllowService } from './always-allow.service';
 import { ClassificationRuleResponse } from './dto/classification-rule.dto';
 import { AlwaysAllowDto } from './dto/always-allow.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/classification/always-allow')
-@ApiTags('classification')
+@ApiController('api/classification/always-allow', 'classification')
 export class AlwaysAllowController {
   constructor(private readonly alwaysAllow: AlwaysAllowService) {}
 

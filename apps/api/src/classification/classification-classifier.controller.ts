@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode } from '@nestjs/common';
+import { ApiBody, ApiOkResponse } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -13,11 +13,10 @@ import {
   SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** The organisation's external classifier (SPEC §8d): members only; a key gets the exact 403. */
-@Controller('api/classification/classifier')
-@ApiTags('classification')
+@ApiController('api/classification/classifier', 'classification')
 @MemberRoute('classification.manage')
 export class ClassificationClassifierController {
   constructor(private readonly classifier: ClassificationClassifierService) {}

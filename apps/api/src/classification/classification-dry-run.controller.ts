@@ -1,14 +1,12 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { ClassificationDryRunService } from './classification-dry-run.service';
 import { DryRunDto, DryRunResponse } from './dto/dry-run.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/classification/dry-run')
-@ApiTags('classification')
+@ApiController('api/classification/dry-run', 'classification')
 export class ClassificationDryRunController {
   constructor(private readonly dryRun: ClassificationDryRunService) {}
 

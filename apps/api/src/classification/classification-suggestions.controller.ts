@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -11,10 +10,9 @@ import {
   ApplySuggestionDto,
   ClassificationSuggestionListResponse,
 } from './dto/classification-suggestion.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/classification/suggestions')
-@ApiTags('classification')
+@ApiController('api/classification/suggestions', 'classification')
 @MemberRoute('classification.manage')
 export class ClassificationSuggestionsController {
   constructor(private readonly suggestions: ClassificationSuggestionsService) {}

@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -13,10 +12,10 @@ import {
   CreateClassificationRuleDto,
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/classification/rules')
-@ApiTags('classification')
+@ApiController('api/classification/rules', 'classification')
+@MemberRoute('classification.manage')
 export class ClassificationController {
   constructor(private readonly rules: ClassificationRulesService) {}
 
@@ -29,7 +28,6 @@ export class ClassificationController {
     return { rules: await this.rules.list(member.organisationId) };
   }
 
-  @MemberRoute('classification.manage')
   @Operation.Post('/', 'createClassificationRule', {
     summary: 'Create a classification rule',
     created: ClassificationRuleResponse,
@@ -57,7 +55,6 @@ export class ClassificationController {
     return this.rules.stats(member.organisationId, id);
   }
 
-  @MemberRoute('classification.manage')
   @Operation.Patch(':id', 'updateClassificationRule', {
     summary: 'Change a classification rule (its mode, its match, its outcome…)',
     ok: ClassificationRuleResponse,
@@ -70,7 +67,6 @@ export class ClassificationController {
     return this.rules.update({ ruleId: id, changes: body, ...caller });
   }
 
-  @MemberRoute('classification.manage')
   @Operation.Delete(':id', 'deleteClassificationRule', {
     summary: 'Delete a classification rule',
     noContent: 'Deleted.',

@@ -1,23 +1,16 @@
-import { Controller, Req, Res } from '@nestjs/common';
-import {
-  ApiExtraModels,
-  ApiHeader,
-  ApiOkResponse,
-  ApiProduces,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
+import { EventStream } from '../http/event-stream.decorator';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
 import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/events')
-@ApiTags('events')
+@ApiController('api/events', 'events')
 @ApiExtraModels(OrganisationEvent, EventStreamPosition)
 export class OrganisationEventsController {
   /** The open streams: the HTTP side of the feed (responses, heartbeats, the member's sign-in cookie). */
@@ -32,17 +25,10 @@ export class OrganisationEventsController {
 
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
   @MemberRoute('interrupt.read')
-  @OrganisationInQuery()
+  @EventStream('Resume after this event id (the organisation audit-log sequence number).')
   @Operation.Get('/', 'streamEvents', {
     summary: "The organisation's interrupt and session events as Server-Sent Events",
   })
-  @ApiHeader({
-    name: 'Last-Event-ID',
-    required: false,
-    description: 'Resume after this event id (the organisation audit-log sequence number).',
-    schema: { type: 'integer', minimum: 0 },
-  })
-  @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
       'First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or ' +

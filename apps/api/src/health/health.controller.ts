@@ -1,12 +1,11 @@
 import { DomainError } from '@interlock/domain';
-import { Controller } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { DatabaseConnection } from '../database/database-connection';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** What `GET /health/live` answers, always (on Fastify without Nest's pipeline: `answerFixedRoutes`). */
 export const LIVE = { status: 'ok' } as const;
@@ -17,8 +16,7 @@ export class HealthStatus {
   status!: 'ok';
 }
 
-@Controller('health')
-@ApiTags('health')
+@ApiController('health', 'health')
 @PublicRoute()
 export class HealthController {
   constructor(

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Query, Req, Res } from '@nestjs/common';
+import { Body, HttpCode, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -6,7 +6,6 @@ import {
   ApiOkResponse,
   ApiPaymentRequiredResponse,
   ApiConflictResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
 import { nodeResponse, type HttpRequest, type HttpResponse } from '../http/platform';
@@ -55,7 +54,7 @@ import {
   InterruptResponse,
 } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /**
  * The client of a held wait: it has left when its response closes before it was sent (a held
@@ -121,8 +120,7 @@ class KeyWaitBudget implements WaitBudget {
 /** No `include`: one set for every such read, not an empty one per request (a held wait keeps it). */
 const NO_INCLUDE: ReadonlySet<InterruptInclude> = new Set();
 
-@Controller('api/interrupts')
-@ApiTags('interrupts')
+@ApiController('api/interrupts', 'interrupts')
 export class InterruptsController {
   constructor(
     private readonly interrupts: InterruptsService,

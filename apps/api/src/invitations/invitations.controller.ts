@@ -1,5 +1,5 @@
-import { Body, Controller, Param, Res } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Param, Res } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import type { MemberCall, GranterCall, UserCall } from '../auth/caller';
 import {
@@ -25,10 +25,9 @@ import {
   InvitationPreviewResponse,
 } from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/invitations')
-@ApiTags('invitations')
+@ApiController('api/invitations', 'invitations')
 export class InvitationsController {
   constructor(
     private readonly invitations: InvitationsService,

@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { GranterCall } from '../auth/caller';
 import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -8,10 +7,10 @@ import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
 import { MemberListResponse, MemberResponse } from './dto/member.response';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/members')
-@ApiTags('members')
+@ApiController('api/members', 'members')
+@MemberRoute('member.manage')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
@@ -25,7 +24,6 @@ export class MembersController {
     return { members: await this.members.list(member.organisationId) };
   }
 
-  @MemberRoute('member.manage')
   @Operation.Patch(':id', 'changeMemberRole', {
     summary: "Change a member's role (the last Owner cannot be demoted)",
     ok: MemberResponse,
@@ -38,7 +36,6 @@ export class MembersController {
     return this.members.changeRole(caller, id, body.roleId);
   }
 
-  @MemberRoute('member.manage')
   @Operation.Delete(':id', 'removeMember', {
     summary:
       'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +

@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
 import { InterruptResponse } from '../interrupts/dto/interrupt.response';
@@ -9,18 +8,17 @@ import {
   DecideWithActionLinkDto,
   PreviewActionLinkDto,
 } from './dto/action-link.dto';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /**
  * Emailed single-use action links (issue 30, §2): the token is the credential, so these routes
  * need no sign-in (human-only: a key gets 403). The token comes in the body, never in a URL.
  */
-@Controller('api/action-links')
-@ApiTags('notifications')
+@ApiController('api/action-links', 'notifications')
+@HumanRoute()
 export class ActionLinksController {
   constructor(private readonly links: ActionLinksService) {}
 
-  @HumanRoute()
   @Operation.Post('preview', 'previewActionLink', {
     summary: 'What an emailed action link would decide, for whom (changes nothing)',
     ok: ActionLinkPreviewResponse,
@@ -29,7 +27,6 @@ export class ActionLinksController {
     return this.links.preview(body.token);
   }
 
-  @HumanRoute()
   @Operation.Post('decide', 'decideWithActionLink', {
     summary: 'Decide with an emailed action link, once, as the member it was sent to',
     ok: InterruptResponse,

@@ -1,5 +1,4 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Query } from '@nestjs/common';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
@@ -16,11 +15,10 @@ import {
   UpdateNotificationSettingsDto,
 } from './dto/notification-preferences.dto';
 import { NotificationSettingsService } from './notification-settings.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** Settings → Notifications (issue 30): human-only. */
-@Controller('api/notifications')
-@ApiTags('notifications')
+@ApiController('api/notifications', 'notifications')
 export class NotificationsController {
   constructor(private readonly settings: NotificationSettingsService) {}
 

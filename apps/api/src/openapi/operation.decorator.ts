@@ -1,5 +1,6 @@
 import {
   applyDecorators,
+  Controller,
   Delete,
   Get,
   HttpCode,
@@ -13,6 +14,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiTags,
 } from '@nestjs/swagger';
 import type { JsonText } from '@interlock/domain';
 
@@ -102,3 +104,10 @@ export const Operation = {
   Patch: route(Patch),
   Delete: route(Delete),
 } as const;
+
+/**
+ * A controller and the tag its operations are listed under in the contract, in one decorator:
+ * Nest's `@Controller(path)` with `@ApiTags(tag)` — `@ApiController('api/webhooks', 'webhooks')`.
+ */
+export const ApiController = (path: string, tag: string): ClassDecorator =>
+  applyDecorators(Controller(path), ApiTags(tag));

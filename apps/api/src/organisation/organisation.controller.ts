@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -19,10 +18,9 @@ import {
   TwoFactorRequirementResponse,
 } from './dto/two-factor-requirement.dto';
 import { TwoFactorRequirementService } from './two-factor-requirement.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/organisation')
-@ApiTags('organisation')
+@ApiController('api/organisation', 'organisation')
 export class OrganisationController {
   constructor(
     private readonly organisations: OrganisationService,

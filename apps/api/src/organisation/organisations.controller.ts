@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { UserCall } from '../auth/caller';
 import { UserCaller } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
@@ -8,11 +7,10 @@ import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
 import { OrganisationService } from './organisation.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** Organisations as the signed-in person sees them: creating another one they own. */
-@Controller('api/organisations')
-@ApiTags('organisation')
+@ApiController('api/organisations', 'organisation')
 export class OrganisationsController {
   constructor(private readonly organisations: OrganisationService) {}
 

@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -7,15 +6,14 @@ import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { EscalationPolicyService } from './escalation-policy.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /**
  * A team's escalation policy (SPEC §8e): the reminders and escalations of the interrupts assigned
  * to the team, in place of the organisation's. Beside the organisation's policy (one service),
  * under the team's path.
  */
-@Controller('api/teams')
-@ApiTags('teams')
+@ApiController('api/teams', 'teams')
 export class TeamEscalationPolicyController {
   constructor(private readonly escalation: EscalationPolicyService) {}
 

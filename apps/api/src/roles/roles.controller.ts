@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { GranterCall } from '../auth/caller';
 import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -10,10 +9,9 @@ import { CreateRoleDto } from './dto/create-role.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
 import { RoleListResponse, RoleResponse } from './dto/role.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/roles')
-@ApiTags('roles')
+@ApiController('api/roles', 'roles')
 @MemberRoute('role.manage')
 export class RolesController {
   constructor(private readonly roles: RolesService) {}

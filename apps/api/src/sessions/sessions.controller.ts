@@ -1,4 +1,4 @@
-import { Body, Controller, Query, Req, Res } from '@nestjs/common';
+import { Body, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -6,10 +6,9 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiPaymentRequiredResponse,
-  ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/platform';
+import { EventStream } from '../http/event-stream.decorator';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import {
   CurrentApiKey,
@@ -23,7 +22,6 @@ import {
   MachineOrMemberRoute,
   MachineRoute,
   MemberRoute,
-  OrganisationInQuery,
 } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
@@ -40,10 +38,9 @@ import {
   SessionResponse,
 } from './dto/session.response';
 import { ListSessionsQuery } from './dto/list-sessions.query';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/sessions')
-@ApiTags('sessions')
+@ApiController('api/sessions', 'sessions')
 export class SessionsController {
   /** The Live View's open streams: the HTTP side of the feed (responses, heartbeats, the viewer's sign-in cookie). */
   private readonly viewers: SseStreams<LiveViewCursor>;
@@ -158,17 +155,10 @@ export class SessionsController {
 
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */
   @MemberRoute('session.read')
-  @OrganisationInQuery()
+  @EventStream('Resume after this message number.')
   @Operation.Get(':id/stream', 'streamSession', {
     summary: 'The Live View: the session as Server-Sent Events',
   })
-  @ApiHeader({
-    name: 'Last-Event-ID',
-    required: false,
-    description: 'Resume after this message number.',
-    schema: { type: 'integer', minimum: 0 },
-  })
-  @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
       'Events: `session` (the session record, first and last), `message` (id = its number; data {seq, role, content, createdAt}); ' +

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Req, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { GranterCall, MemberCall } from '../auth/caller';
 import {
   ClientIp,
@@ -27,11 +27,10 @@ import {
 import { SsoLinksService } from './sso-links.service';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** Signing in with an organisation's OpenID provider (SPEC §8f). */
-@Controller('api/auth/sso')
-@ApiTags('auth')
+@ApiController('api/auth/sso', 'auth')
 @HumanRoute()
 export class SsoSignInController {
   constructor(
@@ -90,8 +89,7 @@ export class SsoSignInController {
 }
 
 /** Organisation → Single sign-on: the organisation's OpenID provider (SPEC §8f). */
-@Controller('api/organisation/sso')
-@ApiTags('organisation')
+@ApiController('api/organisation/sso', 'organisation')
 @MemberRoute('member.manage')
 export class SsoSettingsController {
   constructor(private readonly settings: SsoSettingsService) {}
@@ -147,8 +145,7 @@ export class SsoSettingsController {
 }
 
 /** Settings → Security: where single sign-on signs the person in, and whether it is linked (SPEC §8f). */
-@Controller('api/me/single-sign-on')
-@ApiTags('auth')
+@ApiController('api/me/single-sign-on', 'auth')
 export class SsoAccountController {
   constructor(private readonly links: SsoLinksService) {}
 

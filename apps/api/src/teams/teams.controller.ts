@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -10,10 +9,9 @@ import { AddTeamMemberDto } from './dto/add-team-member.dto';
 import { CreateTeamDto } from './dto/create-team.dto';
 import { RenameTeamDto } from './dto/rename-team.dto';
 import { TeamListResponse, TeamResponse } from './dto/team.response';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
-@Controller('api/teams')
-@ApiTags('teams')
+@ApiController('api/teams', 'teams')
 @MemberRoute('team.manage')
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Res } from '@nestjs/common';
+import { ApiAcceptedResponse } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
@@ -15,13 +15,12 @@ import { AccountResponse } from './dto/account.response';
 import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 import { ChangeEmailDto, EmailChangePendingResponse, UpdateProfileDto } from './dto/profile.dto';
 import { EmailChangeService } from './email-change.service';
 import { ProfileService } from './profile.service';
 
-@Controller('api/me')
-@ApiTags('auth')
+@ApiController('api/me', 'auth')
 @UserRoute()
 export class AccountController {
   constructor(

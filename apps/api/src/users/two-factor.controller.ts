@@ -1,5 +1,4 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
 import type { UserCall } from '../auth/caller';
 import { refuseUnderSso } from '../auth/sso-session.util';
@@ -14,11 +13,10 @@ import {
   TwoFactorStatusResponse,
 } from './dto/two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** Settings → Security's two-factor sign-in (SPEC §8f). */
-@Controller('api/me/two-factor')
-@ApiTags('auth')
+@ApiController('api/me/two-factor', 'auth')
 @UserRoute()
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}

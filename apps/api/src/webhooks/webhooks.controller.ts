@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -20,11 +20,10 @@ import {
 } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
-import { Operation } from '../openapi/operation.decorator';
+import { ApiController, Operation } from '../openapi/operation.decorator';
 
 /** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
-@Controller('api/webhooks')
-@ApiTags('webhooks')
+@ApiController('api/webhooks', 'webhooks')
 @ApiExtraModels(WebhookTestData, ...Object.values(WEBHOOK_EVENT_SCHEMAS))
 @MemberRoute('webhook.manage')
 export class WebhooksController {

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { MemberCall } from '../../auth/caller';
 import { CurrentMember, MemberCaller } from '../../auth/decorators/current-principal.decorator';
 import { MemberRoute, PublicRoute } from '../../auth/decorators/route-access.decorator';
@@ -10,11 +10,10 @@ import { ReadsRequestBody } from '../../http/reads-request-body.decorator';
 import { requestStateOf } from '../../http/request-state';
 import { ConnectSlackDto, SlackSettingsResponse } from '../dto/slack.dto';
 import { SlackService } from './slack.service';
-import { Operation } from '../../openapi/operation.decorator';
+import { ApiController, Operation } from '../../openapi/operation.decorator';
 
 /** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
-@Controller('api/notifications/slack')
-@ApiTags('notifications')
+@ApiController('api/notifications/slack', 'notifications')
 export class SlackSettingsController {
   constructor(private readonly slack: SlackService) {}
 

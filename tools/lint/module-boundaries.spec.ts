@@ -1,31 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { probeLinter } from './probe-linter';
 
 // The pure libraries must not reach for the framework, the ORM or the driver. This lints
 // probe sources as if they lived in those libraries, with the repository's real ESLint config.
-const root = join(__dirname, '..', '..');
 
-async function boundaryErrors(filePath: string, source: string): Promise<string[]> {
-  // The ESLint CLI in a child process: its config loading needs a real Node module loader.
-  const result = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules/eslint/bin/eslint.js'),
-      '--format',
-      'json',
-      '--stdin',
-      '--stdin-filename',
-      filePath,
-    ],
-    { cwd: root, input: source, encoding: 'utf8' },
-  );
-  const [report] = JSON.parse(result.stdout) as {
-    messages: { ruleId: string; severity: number; message: string }[];
-  }[];
-  return report.messages
-    .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.severity === 2)
-    .map((m) => m.message);
-}
+const linter = probeLinter();
+afterAll(() => linter.close());
+const boundaryErrors = (filePath: string, source: string) =>
+  linter.errors(filePath, source, '@nx/enforce-module-boundaries');
 
 describe('module boundaries', () => {
   it.each([

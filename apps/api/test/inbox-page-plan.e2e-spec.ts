@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { inboxPageTextQuery, type InboxFilter } from '../src/interrupts/inbox-query.util';
 import { INTERRUPT_STATUSES } from '../src/interrupts/interrupt.entity';
-import { openInterrupt, signUpProWithKey } from './support/factories';
+import { openInterrupt, signUpProWithKey, type SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** A node of EXPLAIN (FORMAT JSON)'s plan, with what this file reads of it. */
@@ -44,11 +44,13 @@ describe('the one-row pages as Postgres plans them', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    ({ key } = await signUpProWithKey(
+    let org: SignedUpOwner;
+    ({ org, key } = await signUpProWithKey(
       t.app.getHttpServer(),
       { organisationName: 'Page Plans' },
       'page-plans',
     ));
+    organisationId = org.organisationId;
     const opened = await openInterrupt(t.app.getHttpServer(), key, { title: 'Deploy' });
     ds = t.app.get(DataSource);
     // Copies of the opened interrupt (its record kept), each a second older than the last.
@@ -71,10 +73,6 @@ describe('the one-row pages as Postgres plans them', () => {
       [opened.id],
     );
     await ds.query('ANALYZE interrupts');
-    [{ organisation_id: organisationId }] = await ds.query(
-      'SELECT organisation_id FROM interrupts WHERE id = $1',
-      [opened.id],
-    );
   });
   afterAll(async () => {
     await t?.close();

@@ -1,4 +1,4 @@
-import { Stack, Text } from '@mantine/core';
+import { Button, Stack, Text, type ButtonProps, type ButtonVariant } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import { FormError } from './form-error';
@@ -61,4 +61,25 @@ export function confirmAction({
       );
     },
   });
+}
+
+/**
+ * A button that asks before it acts: a click opens `confirmAction(confirm)`. How it looks (its
+ * variant, colour, size) is the caller's, as on any `Button`.
+ */
+export function ConfirmButton({
+  confirm,
+  children,
+  ...button
+}: Omit<ButtonProps, 'children'> & {
+  variant?: ButtonVariant;
+  'aria-label'?: string;
+  confirm: ConfirmOptions;
+  children: ReactNode;
+}) {
+  return (
+    <Button {...button} onClick={() => confirmAction(confirm)}>
+      {children}
+    </Button>
+  );
 }

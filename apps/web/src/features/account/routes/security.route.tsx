@@ -19,7 +19,7 @@ import {
   repeatedPasswordError,
 } from '@/shared/components/new-password';
 import { PageHeader } from '@/shared/components/page-header';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton } from '@/shared/components/confirm';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import {
@@ -125,21 +125,19 @@ function SignInSessions() {
           <Title order={2} size="h4" id="sessions-heading">
             Where you are signed in
           </Title>
-          <Button
+          <ConfirmButton
             variant="light"
             color="red"
             disabled={others === 0}
-            onClick={() =>
-              confirmAction({
-                title: 'Sign out everywhere else?',
-                body: `Your ${others === 1 ? 'other session ends' : `${others} other sessions end`}; you stay signed in here.`,
-                confirmLabel: 'Sign out everywhere else',
-                onConfirm: () => endOthers.mutateAsync(),
-              })
-            }
+            confirm={{
+              title: 'Sign out everywhere else?',
+              body: `Your ${others === 1 ? 'other session ends' : `${others} other sessions end`}; you stay signed in here.`,
+              confirmLabel: 'Sign out everywhere else',
+              onConfirm: () => endOthers.mutateAsync(),
+            }}
           >
             Sign out everywhere else
-          </Button>
+          </ConfirmButton>
         </Group>
         <Text size="sm" c="dimmed">
           A session ends 30 days after signing in, or after a week unused.
@@ -177,21 +175,19 @@ function SignInSessions() {
                 </Table.Td>
                 <Table.Td>
                   {!session.current && (
-                    <Button
+                    <ConfirmButton
                       size="xs"
                       variant="subtle"
                       color="red"
-                      onClick={() =>
-                        confirmAction({
-                          title: 'End this session?',
-                          body: `${session.userAgent ?? 'That browser'} is signed out at its next request.`,
-                          confirmLabel: 'End session',
-                          onConfirm: () => end.mutateAsync(session.id),
-                        })
-                      }
+                      confirm={{
+                        title: 'End this session?',
+                        body: `${session.userAgent ?? 'That browser'} is signed out at its next request.`,
+                        confirmLabel: 'End session',
+                        onConfirm: () => end.mutateAsync(session.id),
+                      }}
                     >
                       End
-                    </Button>
+                    </ConfirmButton>
                   )}
                 </Table.Td>
               </Table.Tr>

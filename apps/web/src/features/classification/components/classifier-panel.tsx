@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { SecretShownOnce } from '@/shared/components/secret-shown-once';
 import {
@@ -193,34 +193,30 @@ export function ClassifierPanel({ canManage }: { canManage: boolean }) {
                 <Button variant="default" loading={test.isPending} onClick={() => test.mutate({})}>
                   Send a test
                 </Button>
-                <Button
+                <ConfirmButton
                   variant="default"
-                  onClick={() =>
-                    confirmAction({
-                      title: 'Rotate the signing secret?',
-                      body: 'A new secret signs from now on; the current one keeps signing beside it for 24 hours.',
-                      confirmLabel: 'Rotate secret',
-                      danger: false,
-                      onConfirm: () => rotate.mutateAsync().then((r) => setSecret(r.secret)),
-                    })
-                  }
+                  confirm={{
+                    title: 'Rotate the signing secret?',
+                    body: 'A new secret signs from now on; the current one keeps signing beside it for 24 hours.',
+                    confirmLabel: 'Rotate secret',
+                    danger: false,
+                    onConfirm: () => rotate.mutateAsync().then((r) => setSecret(r.secret)),
+                  }}
                 >
                   Rotate secret
-                </Button>
-                <Button
+                </ConfirmButton>
+                <ConfirmButton
                   color="red"
                   variant="light"
-                  onClick={() =>
-                    confirmAction({
-                      title: 'Remove the external classifier?',
-                      body: 'Argus stops asking it; rules that match on risk or labels then match nothing.',
-                      confirmLabel: 'Remove classifier',
-                      onConfirm: () => remove.mutateAsync(),
-                    })
-                  }
+                  confirm={{
+                    title: 'Remove the external classifier?',
+                    body: 'Argus stops asking it; rules that match on risk or labels then match nothing.',
+                    confirmLabel: 'Remove classifier',
+                    onConfirm: () => remove.mutateAsync(),
+                  }}
                 >
                   Remove
-                </Button>
+                </ConfirmButton>
               </Group>
             )}
           </Stack>

@@ -2,7 +2,7 @@ import type { ClassificationSuggestionResponse } from '@interlock/api-client';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { CreateRuleButtons, RuleSuggestionEvidence } from '@/shared/components/rule-suggestion';
 import { suggestedConditions } from '@/shared/utils/suggested-conditions';
@@ -64,24 +64,22 @@ function SuggestionCard({
               creating={apply.isPending ? apply.variables?.mode : undefined}
               onCreate={make}
             />
-            <Button
+            <ConfirmButton
               size="xs"
               variant="subtle"
               color="gray"
-              onClick={() =>
-                confirmAction({
-                  title: `Dismiss the suggestion ${suggestion.rule.name}?`,
-                  body: 'Argus will not suggest this rule again for this key, action and arguments. Nothing else changes.',
-                  confirmLabel: 'Dismiss suggestion',
-                  danger: false,
-                  onConfirm: () =>
-                    dismiss.mutateAsync(suggestion.id).then(() => onDismissed(suggestion)),
-                })
-              }
+              confirm={{
+                title: `Dismiss the suggestion ${suggestion.rule.name}?`,
+                body: 'Argus will not suggest this rule again for this key, action and arguments. Nothing else changes.',
+                confirmLabel: 'Dismiss suggestion',
+                danger: false,
+                onConfirm: () =>
+                  dismiss.mutateAsync(suggestion.id).then(() => onDismissed(suggestion)),
+              }}
               aria-label={`Dismiss: approve ${label}`}
             >
               Dismiss
-            </Button>
+            </ConfirmButton>
           </Group>
         )}
       </Stack>

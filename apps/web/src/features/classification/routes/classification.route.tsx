@@ -19,7 +19,7 @@ import {
   useMatches,
 } from '@mantine/core';
 import { Link } from 'react-router';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { PageHeader } from '@/shared/components/page-header';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
@@ -172,22 +172,20 @@ export function ClassificationRoute() {
                     {canManage && (
                       <Table.Td>
                         <Group justify="flex-end">
-                          <Button
+                          <ConfirmButton
                             size="xs"
                             variant="subtle"
                             color="red"
-                            onClick={() =>
-                              confirmAction({
-                                title: `Delete rule ${rule.name}?`,
-                                body: 'Argus stops applying it at once, and its evidence (matches and agreement) is deleted with it. Its receipts stay in the audit log.',
-                                confirmLabel: 'Delete rule',
-                                onConfirm: () => remove.mutateAsync(rule.id),
-                              })
-                            }
+                            confirm={{
+                              title: `Delete rule ${rule.name}?`,
+                              body: 'Argus stops applying it at once, and its evidence (matches and agreement) is deleted with it. Its receipts stay in the audit log.',
+                              confirmLabel: 'Delete rule',
+                              onConfirm: () => remove.mutateAsync(rule.id),
+                            }}
                             aria-label={`Delete ${rule.name}`}
                           >
                             Delete
-                          </Button>
+                          </ConfirmButton>
                         </Group>
                       </Table.Td>
                     )}

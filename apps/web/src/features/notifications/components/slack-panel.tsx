@@ -16,7 +16,7 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
@@ -116,21 +116,19 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
                 >
                   Replace connection
                 </Button>
-                <Button
+                <ConfirmButton
                   variant="default"
                   color="red"
                   size="xs"
-                  onClick={() =>
-                    confirmAction({
-                      title: 'Disconnect Slack?',
-                      body: 'New interrupts are no longer posted, and messages already in the channel stop being updated.',
-                      confirmLabel: 'Disconnect Slack',
-                      onConfirm: () => disconnect.mutateAsync(),
-                    })
-                  }
+                  confirm={{
+                    title: 'Disconnect Slack?',
+                    body: 'New interrupts are no longer posted, and messages already in the channel stop being updated.',
+                    confirmLabel: 'Disconnect Slack',
+                    onConfirm: () => disconnect.mutateAsync(),
+                  }}
                 >
                   Disconnect
-                </Button>
+                </ConfirmButton>
               </Group>
             )}
           </Stack>

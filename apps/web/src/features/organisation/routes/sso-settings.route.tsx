@@ -22,7 +22,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { CenteredLoader } from '@/shared/components/centered-loader';
-import { confirmAction } from '@/shared/components/confirm';
+import { ConfirmButton, confirmAction } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
@@ -389,21 +389,19 @@ function ConnectionForm({ settings }: { settings: SsoSettingsResponse }) {
             {connected ? 'Save changes' : 'Connect provider'}
           </Button>
           {connected && (
-            <Button
+            <ConfirmButton
               variant="default"
               color="red"
-              onClick={() =>
-                confirmAction({
-                  title: 'Disconnect single sign-on?',
-                  body: 'Your people can no longer sign in with your identity provider. Those it made accounts for sign in with a password, once they set one with Forgot your password. Sessions it made end at their time.',
-                  confirmLabel: 'Disconnect',
-                  onConfirm: () =>
-                    remove.mutateAsync().then(() => notifySuccess('Single sign-on disconnected')),
-                })
-              }
+              confirm={{
+                title: 'Disconnect single sign-on?',
+                body: 'Your people can no longer sign in with your identity provider. Those it made accounts for sign in with a password, once they set one with Forgot your password. Sessions it made end at their time.',
+                confirmLabel: 'Disconnect',
+                onConfirm: () =>
+                  remove.mutateAsync().then(() => notifySuccess('Single sign-on disconnected')),
+              }}
             >
               Disconnect
-            </Button>
+            </ConfirmButton>
           )}
         </Group>
       </Stack>

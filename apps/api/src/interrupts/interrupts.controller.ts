@@ -12,7 +12,7 @@ import { nodeResponse, type HttpRequest, type HttpResponse } from '../http/platf
 import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
 import { setBudgetHeaders, spendOrRefuse } from '../rate-limits/budget-answer';
 import type { BudgetVerdict } from '../rate-limits/api-key-budget';
-import { HeldWaitRoute, spendingDeferred } from '../rate-limits/held-wait.decorator';
+import { HeldWaitRoute, takeDeferredSpending } from '../rate-limits/held-wait.decorator';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import {
@@ -217,7 +217,7 @@ export class InterruptsController {
       include,
       query.waitSeconds * 1000,
       new HeldClient(res),
-      spendingDeferred(req)
+      takeDeferredSpending(req)
         ? new KeyWaitBudget(this.budget, caller.organisationId, res)
         : undefined,
     );

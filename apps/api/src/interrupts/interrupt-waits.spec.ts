@@ -7,6 +7,7 @@ import {
   WAIT_READ_GATHER_MS,
   WAIT_READS_AT_ONCE,
   WAIT_END_SLOT_SPARE,
+  WAIT_KNOWN_OPEN_MS,
   WaitEnds,
   WaitReadBatches,
   waitEarliestEndMs,
@@ -119,6 +120,72 @@ describe('InterruptWaits', () => {
     await expect(Promise.all(held)).resolves.toEqual(['stopping', 'stopping']);
     await expect(waits.register(ORG, A).until(60_000)).resolves.toBe('stopping');
     expect(waits.size).toBe(0);
+  });
+
+  it('a wait that ran its time leaves its interrupt known open to one next wait; one woken otherwise does not', async () => {
+    const { waits } = setUp();
+    const runOut = async (id: string, organisationId = ORG) => {
+      const wait = waits.register(organisationId, id);
+      const held = wait.until(1_000);
+      jest.advanceTimersByTime(1_000);
+      await expect(held).resolves.toBe('elapsed');
+      wait.release();
+    };
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    await runOut(A);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    // Taken: the next wait's own time running out marks it again.
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    // Another organisation's interrupt by the same id is not known by it.
+    await runOut(A);
+    expect(waits.takeKnownOpen('00000000-0000-4000-8000-000000000002', A)).toBe(false);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    // Its announcement after the wait ended: not known open.
+    await runOut(A);
+    await waits.announceSettled(ORG, A);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    // Nor by a wait that the announcement woke, one whose client left, or one released unheld.
+    const settled = waits.register(ORG, A);
+    const woken = settled.until(60_000);
+    await waits.announceSettled(ORG, A);
+    await expect(woken).resolves.toBe('settled');
+    let listener: Waiter | undefined;
+    const client = { left: false, onLeave: (wait: Waiter | undefined) => (listener = wait) };
+    const left = waits.register(ORG, B).until(60_000, client);
+    listener?.wake('disconnected');
+    await expect(left).resolves.toBe('disconnected');
+    waits.register(ORG, B).release();
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(ORG, B)).toBe(false);
+    // An answer read not open (a change whose announcement is still on its way) forgets it.
+    await runOut(B);
+    waits.forgetOpen(ORG, B);
+    expect(waits.takeKnownOpen(ORG, B)).toBe(false);
+  });
+
+  it('known open for WAIT_KNOWN_OPEN_MS at least and twice that at most; never while the bus is unhealthy', async () => {
+    const { bus, waits } = setUp();
+    const runOut = async (id: string) => {
+      const held = waits.register(ORG, id).until(1_000);
+      jest.advanceTimersByTime(1_000);
+      await held;
+    };
+    await runOut(A);
+    jest.advanceTimersByTime(WAIT_KNOWN_OPEN_MS - 1);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    await runOut(A);
+    jest.advanceTimersByTime(2 * WAIT_KNOWN_OPEN_MS);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    // A mark made or taken while the bus may be missing announcements is not trusted.
+    const healthy = jest.spyOn(bus, 'healthy', 'get').mockReturnValue(false);
+    await runOut(A);
+    healthy.mockReturnValue(true);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    await runOut(A);
+    healthy.mockReturnValue(false);
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    healthy.mockRestore();
+    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
   });
 
   it('release without waiting unregisters (idempotently)', () => {
@@ -356,6 +423,15 @@ describe('InterruptWaits', () => {
       [OTHER, 1],
     ]);
     // The other organisation's interrupt by the same id is open there: its wait holds.
+    expect(waits.waiting).toBe(302);
+    // A resync forgets what was known open: announcements may have been missed.
+    const known = waits.register(ORG, GONE);
+    const ranOut = known.until(1_000);
+    jest.advanceTimersByTime(1_000);
+    await expect(ranOut).resolves.toBe('elapsed');
+    reconnect();
+    await flush();
+    expect(waits.takeKnownOpen(ORG, GONE)).toBe(false);
     expect(waits.waiting).toBe(302);
     failing = true;
     reconnect();

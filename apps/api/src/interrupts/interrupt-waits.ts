@@ -209,6 +209,8 @@ class HeldWait implements InterruptWait, Waiter {
     const done = this.done;
     this.done = undefined;
     this.waits.unhold(this.slot);
+    // Registered from before its first read to now: a change that ended the interrupt would have woken it.
+    if (this.woken === 'elapsed') this.waits.markOpen(this.key);
     clearTimeout(this.timer);
     this.timer = undefined;
     this.client?.onLeave(undefined);
@@ -237,6 +239,13 @@ class HeldWait implements InterruptWait, Waiter {
     });
   }
 }
+
+/**
+ * How long an interrupt stays known open on an instance after a wait held there on it ran its
+ * time (InterruptWaits.takeKnownOpen): at least this long, at most twice. The agent asks again at
+ * once (SPEC §8e), so this only bounds what is kept for agents that do not come back.
+ */
+export const WAIT_KNOWN_OPEN_MS = 10_000;
 
 /**
  * Requests held until an interrupt is decided (`GET /api/interrupts/{id}?waitSeconds=N`, SPEC
@@ -268,6 +277,14 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private readonly answerQueue: (() => void)[] = [];
   private statusReader: WaitStatusReader | undefined;
   private readonly ends = new WaitEnds();
+  /**
+   * The interrupts known open here without a read (takeKnownOpen), by key, in two generations of
+   * WAIT_KNOWN_OPEN_MS: marked when a wait on one ran its time, cleared by its announcement, all
+   * of them by a resync.
+   */
+  private knownOpen = new Set<string>();
+  private knownOpenBefore = new Set<string>();
+  private knownOpenTurnsAt = 0;
 
   constructor(
     private readonly bus: NotificationBus,
@@ -281,9 +298,10 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
             perOrganisation: config.waits.perOrganisation,
             perInstance: this.instanceLimit(config.waits, getHeapStatistics().heap_size_limit),
           };
-    this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) =>
-      this.wakeKey(payload, 'settled'),
-    );
+    this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) => {
+      this.forgetKnownOpen(payload);
+      this.wakeKey(payload, 'settled');
+    });
     this.unresync = bus.onResync(() => void this.resync());
   }
 
@@ -396,6 +414,50 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     return wait;
   }
 
+  /**
+   * Whether the interrupt is known open here without reading it, and forgets it (one wait takes
+   * it: its own time running out marks it again). Known when the last wait held here on it ran
+   * its time while the bus was healthy, and no announcement of it came since — so the interrupt
+   * was open when that wait ended, or the change that ended it is announced, and wakes the next
+   * wait when it comes: the wait registered now, held at once, reads when it ends as any wait
+   * does (issue 37 §6: the agent's next wait skips its first read, one of a cycle's two). Not
+   * while the bus is unhealthy: announcements may be missed, and the resync that follows forgets
+   * every mark before it reads the held waits' interrupts (this wait's among them).
+   */
+  takeKnownOpen(organisationId: string, interruptId: string): boolean {
+    if (this.knownOpen.size === 0 && this.knownOpenBefore.size === 0) return false;
+    this.turnKnownOpen(Date.now());
+    const key = `${organisationId}:${interruptId}`;
+    const known = this.knownOpen.delete(key);
+    return (this.knownOpenBefore.delete(key) || known) && this.bus.healthy;
+  }
+
+  /** A wait on `key` ran its time, registered throughout (HeldWait.wake): it is known open. */
+  markOpen(key: string): void {
+    if (this.stopping || !this.bus.healthy) return;
+    this.turnKnownOpen(Date.now());
+    this.knownOpen.add(key);
+  }
+
+  /** The interrupt is not known open any more (its wait's answer read it not open). */
+  forgetOpen(organisationId: string, interruptId: string): void {
+    this.forgetKnownOpen(`${organisationId}:${interruptId}`);
+  }
+
+  private forgetKnownOpen(key: string): void {
+    this.knownOpen.delete(key);
+    this.knownOpenBefore.delete(key);
+  }
+
+  /** A new generation of marks every WAIT_KNOWN_OPEN_MS; the one before it is dropped. */
+  private turnKnownOpen(now: number): void {
+    if (now < this.knownOpenTurnsAt) return;
+    this.knownOpenBefore =
+      now < this.knownOpenTurnsAt + WAIT_KNOWN_OPEN_MS ? this.knownOpen : new Set();
+    this.knownOpen = new Set();
+    this.knownOpenTurnsAt = now + WAIT_KNOWN_OPEN_MS;
+  }
+
   /** A registered wait begins its hold of `ms` at `now`: when it ends, and its slot (WaitEnds). */
   hold(now: number, ms: number): { at: number; slot: number | undefined } {
     this.inUntil++;
@@ -451,6 +513,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   /** Ends every wait now (each answers the current state): the server is about to stop listening. */
   stopWaiting(): void {
     this.stopping = true;
+    this.knownOpen.clear();
+    this.knownOpenBefore.clear();
     this.wakeAll('stopping');
     for (const flush of this.onStop) flush();
     this.onStop.clear();
@@ -476,6 +540,9 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    * are woken to read for themselves.
    */
   private async resync(): Promise<void> {
+    // Announcements may have been missed: nothing is known open any more.
+    this.knownOpen.clear();
+    this.knownOpenBefore.clear();
     const reader = this.statusReader;
     if (reader === undefined) return this.wakeAll('settled');
     const held = new Map<string, string[]>();

@@ -759,23 +759,16 @@ export class InterruptsService {
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
     try {
-      let read: Awaited<ReturnType<InterruptsService['readAnswer']>> | undefined;
-      try {
-        // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
-        read =
-          include.size > 0
-            ? await this.waits.read(() => this.readDetail(organisationId, id, include))
-            : await this.waitAnswer(organisationId, id, false);
-      } catch (error) {
-        budget?.spend();
-        throw error;
+      // Known open (the agent's last wait here ran its time, nothing announced since): the first
+      // read would find it open and keep nothing of it, so it is not made.
+      if (
+        waitMs <= 0 ||
+        wait.refusal !== undefined ||
+        !this.waits.takeKnownOpen(organisationId, id)
+      ) {
+        const answer = await this.firstRead(organisationId, id, include, waitMs, budget);
+        if (answer !== undefined) return answer;
       }
-      if (read.status !== 'open' || waitMs <= 0) {
-        budget?.spend();
-        return read.answer;
-      }
-      // Not kept while held (thousands of waits, issue 37 §6): the answer is read again at the end.
-      read = undefined;
       if (wait.refusal !== undefined) {
         budget?.spend();
         throw wait.refusal;
@@ -793,12 +786,47 @@ export class InterruptsService {
       // Read first, and never gathered (WAIT_READ_GATHER_MS): the answer of a wait its interrupt's
       // change woke, and every wait's when the instance stops (its pool closes after them).
       const settled = outcome === 'settled' || outcome === 'stopping';
-      if (include.size > 0)
-        return await this.waits.read(() => this.get(organisationId, id, include), settled);
-      return (await this.waitAnswer(organisationId, id, settled)).answer;
+      const read =
+        include.size > 0
+          ? await this.waits.read(() => this.readDetail(organisationId, id, include), settled)
+          : await this.waitAnswer(organisationId, id, settled);
+      // Its time ran out, yet it is not open: not known open for the next wait either.
+      if (read.status !== 'open') this.waits.forgetOpen(organisationId, id);
+      return read.answer;
     } finally {
       wait.release();
     }
+  }
+
+  /**
+   * A wait's first read: the answer when it is given at once (the interrupt is not open, or no
+   * wait was asked), spending one request of a key's budget then (or when the read fails);
+   * undefined when the wait is to be held — the record read is not kept while held (thousands of
+   * waits, issue 37 §6): the answer is read again at the end.
+   */
+  private async firstRead(
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+    waitMs: number,
+    budget: WaitBudget | undefined,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse | undefined> {
+    let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
+    try {
+      // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
+      read =
+        include.size > 0
+          ? await this.waits.read(() => this.readDetail(organisationId, id, include))
+          : await this.waitAnswer(organisationId, id, false);
+    } catch (error) {
+      budget?.spend();
+      throw error;
+    }
+    if (read.status !== 'open' || waitMs <= 0) {
+      budget?.spend();
+      return read.answer;
+    }
+    return undefined;
   }
 
   /**

@@ -78,7 +78,7 @@ describe("npm test's lane groups", () => {
       '-t',
       'e2e',
       '--exclude',
-      'api,web-e2e,contract,sdk-python',
+      'api,web-e2e,contract,sdk-python,sdk-ts',
     ]);
     expect(LANE_GROUPS.find((g) => g.name === 'api-e2e')?.args).toEqual(['-t', 'e2e', '-p', 'api']);
   });

@@ -131,19 +131,19 @@ describe('InterruptWaits', () => {
       await expect(held).resolves.toBe('elapsed');
       wait.release();
     };
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     await runOut(A);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(true);
     // Taken: the next wait's own time running out marks it again.
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     // Another organisation's interrupt by the same id is not known by it.
     await runOut(A);
-    expect(waits.takeKnownOpen('00000000-0000-4000-8000-000000000002', A)).toBe(false);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    expect(waits.takeKnownOpen(`00000000-0000-4000-8000-000000000002:${A}`)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(true);
     // Its announcement after the wait ended: not known open.
     await runOut(A);
     await waits.announceSettled(ORG, A);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     // Nor by a wait that the announcement woke, one whose client left, or one released unheld.
     const settled = waits.register(ORG, A);
     const woken = settled.until(60_000);
@@ -155,12 +155,12 @@ describe('InterruptWaits', () => {
     listener?.wake('disconnected');
     await expect(left).resolves.toBe('disconnected');
     waits.register(ORG, B).release();
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
-    expect(waits.takeKnownOpen(ORG, B)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(false);
     // An answer read not open (a change whose announcement is still on its way) forgets it.
     await runOut(B);
     waits.forgetOpen(ORG, B);
-    expect(waits.takeKnownOpen(ORG, B)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(false);
   });
 
   it('known open for WAIT_KNOWN_OPEN_MS at least and twice that at most; never while the bus is unhealthy', async () => {
@@ -172,20 +172,20 @@ describe('InterruptWaits', () => {
     };
     await runOut(A);
     jest.advanceTimersByTime(WAIT_KNOWN_OPEN_MS - 1);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(true);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(true);
     await runOut(A);
     jest.advanceTimersByTime(2 * WAIT_KNOWN_OPEN_MS);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     // A mark made or taken while the bus may be missing announcements is not trusted.
     const healthy = jest.spyOn(bus, 'healthy', 'get').mockReturnValue(false);
     await runOut(A);
     healthy.mockReturnValue(true);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     await runOut(A);
     healthy.mockReturnValue(false);
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
     healthy.mockRestore();
-    expect(waits.takeKnownOpen(ORG, A)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
   });
 
   it('release without waiting unregisters (idempotently)', () => {
@@ -431,7 +431,7 @@ describe('InterruptWaits', () => {
     await expect(ranOut).resolves.toBe('elapsed');
     reconnect();
     await flush();
-    expect(waits.takeKnownOpen(ORG, GONE)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${GONE}`)).toBe(false);
     expect(waits.waiting).toBe(302);
     failing = true;
     reconnect();

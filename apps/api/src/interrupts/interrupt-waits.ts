@@ -160,6 +160,8 @@ export interface InterruptWait {
    * not registered, and must be refused if the interrupt is open (answered at once otherwise).
    */
   readonly refusal?: DomainError;
+  /** InterruptWaits.takeKnownOpen for this wait's interrupt (false for a refused wait). */
+  takeKnownOpen(): boolean;
 }
 
 /** A held wait as what may end it sees it. */
@@ -175,6 +177,9 @@ class RefusedWait implements InterruptWait {
   }
   until(): Promise<WaitOutcome> {
     return Promise.resolve('elapsed');
+  }
+  takeKnownOpen(): boolean {
+    return false;
   }
 }
 
@@ -217,6 +222,10 @@ class HeldWait implements InterruptWait, Waiter {
     this.client = undefined;
     this.release();
     done(this.woken);
+  }
+
+  takeKnownOpen(): boolean {
+    return this.waits.takeKnownOpen(this.key);
   }
 
   release(): void {
@@ -415,7 +424,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   }
 
   /**
-   * Whether the interrupt is known open here without reading it, and forgets it (one wait takes
+   * Whether the interrupt (`<organisationId>:<interruptId>`, a wait's key: InterruptWait.takeKnownOpen)
+   * is known open here without reading it, and forgets it (one wait takes
    * it: its own time running out marks it again). Known when the last wait held here on it ran
    * its time while the bus was healthy, and no announcement of it came since — so the interrupt
    * was open when that wait ended, or the change that ended it is announced, and wakes the next
@@ -424,10 +434,9 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    * while the bus is unhealthy: announcements may be missed, and the resync that follows forgets
    * every mark before it reads the held waits' interrupts (this wait's among them).
    */
-  takeKnownOpen(organisationId: string, interruptId: string): boolean {
+  takeKnownOpen(key: string): boolean {
     if (this.knownOpen.size === 0 && this.knownOpenBefore.size === 0) return false;
     this.turnKnownOpen(Date.now());
-    const key = `${organisationId}:${interruptId}`;
     const known = this.knownOpen.delete(key);
     return (this.knownOpenBefore.delete(key) || known) && this.bus.healthy;
   }

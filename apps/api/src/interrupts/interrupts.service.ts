@@ -761,11 +761,7 @@ export class InterruptsService {
     try {
       // Known open (the agent's last wait here ran its time, nothing announced since): the first
       // read would find it open and keep nothing of it, so it is not made.
-      if (
-        waitMs <= 0 ||
-        wait.refusal !== undefined ||
-        !this.waits.takeKnownOpen(organisationId, id)
-      ) {
+      if (waitMs <= 0 || wait.refusal !== undefined || !wait.takeKnownOpen()) {
         const answer = await this.firstRead(organisationId, id, include, waitMs, budget);
         if (answer !== undefined) return answer;
       }

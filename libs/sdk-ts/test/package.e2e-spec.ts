@@ -1,11 +1,19 @@
-// The published package as a user gets it: build with tsup, `npm pack` (and `npm publish --dry-run`
+// The published package as a user gets it: built with tsup, `npm pack` (and `npm publish --dry-run`
 // agrees), serve the tarball at the service's /downloads, `npm install` it from that URL into a
 // clean project, and run the README's quick start there, verbatim, against the live service. Then
 // every example of the SDK's README (and the agent snippets of the repository's README) runs as
 // written against the same service, on the same tarball, with the real pinned langchain packages.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { createKey, live, raw, revokeKey, runTag } from './support/live-service';
@@ -69,11 +77,15 @@ let packDir: string;
 let packed: Packed;
 let tarball: string;
 
-// One build and one tarball for both the package checks and the README examples (tsup empties
-// dist/ when it builds, so two test files building at once would break each other).
+// One tarball for both the package checks and the README examples, of the build that
+// `nx run sdk-ts:e2e` made before the tests (its `build` dependency; tsup empties dist/ when it
+// builds, so only this file builds again, once, to check that the bytes are reproducible).
 beforeAll(() => {
+  if (!existsSync(join(sdkDir, 'dist', 'index.js')))
+    throw new Error(
+      'libs/sdk-ts/dist is not built: run `npx nx run sdk-ts:e2e`, which builds it first',
+    );
   packDir = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-'));
-  run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
   [packed] = JSON.parse(
     run('npm', ['pack', '--json', '--pack-destination', packDir], sdkDir),
   ) as Packed[];
@@ -112,7 +124,7 @@ describe('the npm package', () => {
       ),
     ).toEqual([]);
 
-    // Reproducible: building and packing again gives the same bytes.
+    // Reproducible: building again and packing gives the same bytes.
     const again = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-again-'));
     try {
       run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);

@@ -6,6 +6,7 @@ import {
   WAIT_READ_BATCH_MAX,
   WAIT_READ_GATHER_MS,
   WAIT_READS_AT_ONCE,
+  WAIT_END_GRID_MS,
   WAIT_END_SLOT_SPARE,
   WAIT_KNOWN_OPEN_MS,
   WaitEnds,
@@ -291,6 +292,24 @@ describe('InterruptWaits', () => {
     expect(ends.size).toBe(2_000);
     expect(Math.min(...at)).toBeGreaterThanOrEqual(10_000);
     expect(Math.max(...at)).toBe(20_000);
+  });
+
+  it('WaitEnds: a hold that ends early lasts a multiple of WAIT_END_GRID_MS, from half its time to its full time', () => {
+    let r = 0;
+    // Moments spread over each second, begun at instants that are not on the grid.
+    const ends = new WaitEnds(() => (r = (r + 0.137) % 1));
+    const held: number[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      const now = 1_000_000 + i * 7;
+      held.push(ends.schedule(now, 60_000).at - now);
+    }
+    const early = held.filter((ms) => ms < 60_000);
+    expect(early.length).toBeGreaterThan(1_000);
+    expect(early.filter((ms) => ms % WAIT_END_GRID_MS !== 0)).toEqual([]);
+    expect(Math.min(...held)).toBeGreaterThanOrEqual(30_000);
+    expect(Math.max(...held)).toBe(60_000);
+    // A few hundred durations at most (Node's timer lists), not one a hold.
+    expect(new Set(held).size).toBeLessThanOrEqual(30_000 / WAIT_END_GRID_MS + 1);
   });
 
   it('runs at most WAIT_READS_AT_ONCE reads at once, the others in their order; a failed read passes its turn on', async () => {

@@ -50,6 +50,13 @@ export const WAIT_END_SLOT_MS = 1_000;
  */
 export const WAIT_END_SLOT_SPARE = 10;
 
+/**
+ * A long hold that ends early lasts a multiple of this (ms), at most its full time. Node keeps one
+ * list of timers per duration: held waits ending at random moments each had a list of their own
+ * (0.87 a wait at 10,000), a few hundred are shared now (issue 37 §6).
+ */
+export const WAIT_END_GRID_MS = 100;
+
 /** The earliest a long hold may end: half its time (a hold of 60 s: after 30 s at the soonest). */
 export function waitEarliestEndMs(ms: number): number {
   return ms < WAIT_LEVEL_FROM_MS ? ms : Math.ceil(ms / 2);
@@ -59,7 +66,8 @@ export function waitEarliestEndMs(ms: number): number {
  * When this instance's long holds end, counted per slot of WAIT_END_SLOT_MS, so that a herd of
  * them is levelled at its root: a hold of N ≥ 20 s ends at N unless its slot already holds its
  * share of the ends — the long holds scheduled, spread evenly over N, plus WAIT_END_SLOT_SPARE —
- * else in the latest slot from N/2 on that has room (at a random moment of it), else in the least
+ * else in the latest slot from N/2 on that has room (at a random moment of it, rounded up to the hold
+ * lasting a multiple of WAIT_END_GRID_MS), else in the least
  * full of them. One agent waits its full N; 10,000 waits begun together end spread over the last
  * half of their hold, and again a full N later each, so the herd does not form again.
  */
@@ -96,11 +104,10 @@ export class WaitEnds {
     }
     this.slots.set(chosen, (this.slots.get(chosen) ?? 0) + 1);
     this.scheduled++;
-    const at =
-      chosen === last
-        ? full
-        : Math.max(now, chosen * WAIT_END_SLOT_MS + Math.floor(this.random() * WAIT_END_SLOT_MS));
-    return { at, slot: chosen };
+    if (chosen === last) return { at: full, slot: chosen };
+    const moment = chosen * WAIT_END_SLOT_MS + Math.floor(this.random() * WAIT_END_SLOT_MS);
+    const held = Math.ceil(Math.max(0, moment - now) / WAIT_END_GRID_MS) * WAIT_END_GRID_MS;
+    return { at: Math.min(full, now + held), slot: chosen };
   }
 
   release(slot: number | undefined): void {

@@ -27,11 +27,14 @@ export default defineConfig({
     baseURL,
     browserName: 'chromium',
     viewport: { width: 1360, height: 860 },
-    // A failed test keeps its trace: each action with the DOM before and after it, the network
-    // and the console. Without the screencast's film strip: recording its frames cost the browser
-    // side a fifth of its CPU (dark-mode's first test, two runs each way, 17.7 -> 13.8 s; session
-    // 15), and the failure's own screenshot is still taken.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test keeps its trace: each action with its locator and result, the network, the
+    // console and the sources; the failure's own screenshot is taken too. Without the screencast's
+    // film strip: recording its frames cost the browser side a fifth of its CPU (dark-mode's first
+    // test, two runs each way, 17.7 -> 13.8 s; session 15). Without the DOM before and after each
+    // action: copying the page for every action, in every test that passes too, cost dark-mode's
+    // three tests 26.5 s of CPU where no trace at all took 23.3 and this one 22.2 (session 17, the
+    // whole run of the file; `--trace on` records them for a run by hand).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -242,8 +242,8 @@ export async function startService(databaseUrl, downloadsDir, smtpUrl, dnsServer
       HOST: '127.0.0.1',
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
-      // Password hashes at scrypt 2^14, not production's 2^17: the browser tests sign up many people.
-      PASSWORD_SCRYPT_LOG_N: '14',
+      // Password hashes at scrypt 2^12, not production's 2^17: the browser tests sign up many people.
+      PASSWORD_SCRYPT_LOG_N: '12',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
       ...(dnsServer === undefined ? {} : { SSO_DNS_SERVERS: dnsServer }),

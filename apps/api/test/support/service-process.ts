@@ -45,8 +45,8 @@ export async function startServiceProcess(
       PORT: '0',
       HOST: '127.0.0.1',
       ...adapterEnv(),
-      // scrypt 2^14 for the people these services sign up (production refuses it, and keeps 2^17).
-      ...(env.NODE_ENV === 'production' ? {} : { PASSWORD_SCRYPT_LOG_N: '14' }),
+      // scrypt 2^12 for the people these services sign up (production refuses it, and keeps 2^17).
+      ...(env.NODE_ENV === 'production' ? {} : { PASSWORD_SCRYPT_LOG_N: '12' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

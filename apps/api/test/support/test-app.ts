@@ -53,11 +53,11 @@ export async function startTestApp(
     // The suite runs on either adapter (Fastify by default): HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs
     ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     ...options.env,
-    // New password hashes at scrypt 2^14 instead of production's 2^17 (a test setting that
+    // New password hashes at scrypt 2^12 instead of production's 2^17 (a test setting that
     // production refuses): the suites sign up hundreds of people. Production-mode apps keep 2^17.
     ...(options.env?.NODE_ENV === 'production' || options.env?.PASSWORD_SCRYPT_LOG_N !== undefined
       ? {}
-      : { PASSWORD_SCRYPT_LOG_N: '14' }),
+      : { PASSWORD_SCRYPT_LOG_N: '12' }),
   });
   const logs: Record<string, unknown>[] = [];
   const logDestination = new Writable({

@@ -9,10 +9,12 @@
 //
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
-// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox, post
+// comma-separated subset of ping,health,whoami,row,interrupt,page,audit,inbox — and post
 // (opening an interrupt) and malformed (a checksum-failing key's 401), with AGAINST only; implies
 // BENCH_WRITE=0),
-// BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
+// BENCH_WRITE=0 to print only, BASELINE the bare app measured (a kind of bench-support's
+// BASELINE_KINDS: nest-express, the default, or fastify — issue 28's pages are judged against
+// the bare Fastify one), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
 // to run this build's service under `node --cpu-prof` (its profile written there when it stops).
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
@@ -114,7 +116,8 @@ execFileSync(process.execPath, ['seed.mjs'], {
   stdio: 'ignore',
 });
 
-const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10);
+const BASELINE = process.env.BASELINE ?? 'nest-express';
+const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10, BASELINE);
 const serviceEnv = {
   DATABASE_URL: db.url,
   NODE_ENV: 'production',
@@ -243,6 +246,8 @@ const measurements = {
     measure(bare.pid, `${bare.base}/page?org=${BASELINE_ORG}&limit=50`, [], PAGE_REQUESTS),
   audit: () =>
     measure(service.pid, `${service.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
+  inbox: () =>
+    measure(service.pid, `${service.base}/api/interrupts?limit=50`, withKey, PAGE_REQUESTS),
 };
 
 const rows = [];
@@ -262,11 +267,11 @@ try {
 
 const ratio = (b, a) => (a === undefined || b === undefined ? '' : ` (${(b / a).toFixed(2)})`);
 const table = [
-  '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) |',
-  '|---|---|---|---|---|---|---|---|',
+  '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) | `GET /api/interrupts?limit=50` (ratio) |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r, i) =>
-      `| ${i + 1} | ${us(r.ping)} | ${us(r.health)}${ratio(r.ping, r.health)} | ${us(r.whoami)}${ratio(r.ping, r.whoami)} | ${us(r.row)} | ${us(r.interrupt)}${ratio(r.row, r.interrupt)} | ${us(r.page)} | ${us(r.audit)}${ratio(r.page, r.audit)} |`,
+      `| ${i + 1} | ${us(r.ping)} | ${us(r.health)}${ratio(r.ping, r.health)} | ${us(r.whoami)}${ratio(r.ping, r.whoami)} | ${us(r.row)} | ${us(r.interrupt)}${ratio(r.row, r.interrupt)} | ${us(r.page)} | ${us(r.audit)}${ratio(r.page, r.audit)} | ${us(r.inbox)}${ratio(r.page, r.inbox)} |`,
   ),
 ].join('\n');
 console.log(table);
@@ -276,7 +281,7 @@ if (process.env.BENCH_WRITE !== '0' && ONLY === undefined) {
     'cpu-per-request',
     `## The request path as CPU time per request (issue 14)
 
-Command: \`npx nx run tools:bench-cpu\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load average ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min.
+Command: \`${BASELINE === 'nest-express' ? '' : `BASELINE=${BASELINE} `}npx nx run tools:bench-cpu\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load average ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min.
 Microseconds of processor time (user + system, from \`/proc/<pid>/stat\`) each process spent per request,
 over ${REQUESTS.toLocaleString('en')} requests (the audit pages ${PAGE_REQUESTS.toLocaleString('en')}) from ${CONNECTIONS} connections after a warm-up; the service with \`NODE_ENV=production\` and
 \`LOG_LEVEL=${LOG_LEVEL}\`. The ratio is the baseline's time over the service's, the throughput ratio a single busy

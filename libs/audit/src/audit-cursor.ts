@@ -48,6 +48,11 @@ export class AuditCursorCodec {
   }
 }
 
+/** Digests of the parameter texts seen last (most walks repeat a handful of filter sets). */
+const digests = new Map<string, string>();
+/** Texts remembered at most; past it the memory starts again. */
+export const DIGESTS_KEPT = 256;
+
 /** A stable digest of a walk's parameters (everything but the cursor). */
 export function parametersDigest(parameters: Record<string, unknown>): string {
   const canonical = JSON.stringify(
@@ -55,5 +60,11 @@ export function parametersDigest(parameters: Record<string, unknown>): string {
       .sort()
       .map((k) => [k, parameters[k] ?? null]),
   );
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+  let digest = digests.get(canonical);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digests.set(canonical, digest);
+  }
+  return digest;
 }

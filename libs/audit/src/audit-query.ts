@@ -330,6 +330,16 @@ const PAGE_TEXT: PageRowShape = {
   joined: { column: 'entry_json', as: 'entries' },
   order: 'q.sort_at DESC, q.seq DESC',
   last: { last_at: 'p.created_at_utc', last_seq: 'p.seq' },
+  memo: new Map(),
+};
+
+/** `PAGE_TEXT` with the walk's snapshot (`firstPageTextQuery`). */
+const FIRST_PAGE_TEXT: PageRowShape = {
+  ...PAGE_TEXT,
+  more: () => [
+    `(SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
+  ],
+  memo: new Map(),
 };
 
 /** `pageQuery` as one row (`AuditPageText`). */
@@ -361,12 +371,7 @@ export function firstPageTextQuery(
   const c = new Clauses();
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
-  return pageAsOneRow(walkPage(c, PAGE_TEXT_COLUMNS, take), {
-    ...PAGE_TEXT,
-    more: () => [
-      `(SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
-    ],
-  });
+  return pageAsOneRow(walkPage(c, PAGE_TEXT_COLUMNS, take), FIRST_PAGE_TEXT);
 }
 
 /**

@@ -54,6 +54,16 @@ describe('CursorCodec', () => {
     expect(codec.decode(scope, long, 2)).toBeUndefined();
   });
 
+  it("signs as the format says: HMAC-SHA-256 under the kind's derived key, its first 16 bytes", () => {
+    const [payload, signature] = codec.encode(scope, ['a', '12']).split('.');
+    const expected = createHmac('sha256', deriveCursorKey(SECRET, 'audit-log.list'))
+      .update(JSON.stringify([ORG, scope.filters, payload]))
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+    expect(signature).toBe(expected);
+  });
+
   it('refuses a well-signed payload that is not an array of strings', () => {
     const forge = (value: unknown) => {
       const payload = Buffer.from(JSON.stringify(value)).toString('base64url');

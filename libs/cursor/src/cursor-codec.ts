@@ -1,4 +1,10 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import {
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** Longer tokens are refused before any work: every cursor the service issues is far shorter. */
 export const MAX_CURSOR_LENGTH = 512;
@@ -34,10 +40,11 @@ export interface CursorScope {
  * another kind of listing, or under another secret, does not decode.
  */
 export class CursorCodec {
-  private readonly key: Buffer;
+  /** The kind's key as a key object, made once: an HMAC over a Buffer imports the key each time. */
+  private readonly key: KeyObject;
 
   constructor(secret: string, purpose: string) {
-    this.key = deriveCursorKey(secret, purpose);
+    this.key = createSecretKey(deriveCursorKey(secret, purpose));
   }
 
   encode(scope: CursorScope, fields: readonly string[]): string {

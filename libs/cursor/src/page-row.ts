@@ -18,6 +18,12 @@ export interface PageRowShape {
   readonly last: Readonly<Record<string, string>>;
   /** More columns of the one row; `onPage` is the condition that a row `p` is on the page (not the `take`th). */
   readonly more?: (onPage: string) => readonly string[];
+  /**
+   * The one-row statement of each page statement seen, by the page's text: given only by a shape
+   * that is the same object for every page it makes (a constant), so that a kept text is that
+   * shape's (at most PAGE_TEXTS_KEPT of them).
+   */
+  readonly memo?: Map<string, string>;
 }
 
 /**
@@ -33,6 +39,11 @@ export interface PageRowShape {
  * `take` first.
  */
 export function pageAsOneRow(page: PageStatement, shape: PageRowShape): PageStatement {
+  // A listing's few shapes of page come back again and again: the same text, built once (and,
+  // being the same string, hashed once where its prepared statement is looked up).
+  const memo = shape.memo;
+  const kept = memo?.get(page.sql);
+  if (kept !== undefined) return { sql: kept, params: page.params };
   const take = `$${page.params.length}`;
   const onPage = `p.n < ${take}`;
   const columns = [
@@ -43,9 +54,14 @@ export function pageAsOneRow(page: PageStatement, shape: PageRowShape): PageStat
       ([name, value]) => `min(${value}) FILTER (WHERE p.n = ${take} - 1) AS ${name}`,
     ),
   ];
-  return {
-    sql: `SELECT ${columns.join(',\n        ')}
-      FROM (SELECT row_number() OVER (ORDER BY ${shape.order}) AS n, q.* FROM (${page.sql}) q) p`,
-    params: page.params,
-  };
+  const sql = `SELECT ${columns.join(',\n        ')}
+      FROM (SELECT row_number() OVER (ORDER BY ${shape.order}) AS n, q.* FROM (${page.sql}) q) p`;
+  if (memo !== undefined) {
+    if (memo.size >= PAGE_TEXTS_KEPT) memo.clear();
+    memo.set(page.sql, sql);
+  }
+  return { sql, params: page.params };
 }
+
+/** Texts a `PageRowShape.memo` keeps at most; past it the memory starts again. */
+export const PAGE_TEXTS_KEPT = 500;

@@ -1,6 +1,6 @@
 import { types } from 'pg';
 import type { SearchCosts } from '@interlock/audit';
-import { pageAsOneRow, type KeysetPosition } from '@interlock/cursor';
+import { pageAsOneRow, type KeysetPosition, type PageRowShape } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { RECORD_RENDER_VERSION } from './interrupt-record';
@@ -277,6 +277,24 @@ export interface InboxPageText {
   last_expires_at: string | null;
 }
 
+/** How a page of the listing in `direction` is one `InboxPageText` row (`pageAsOneRow`). */
+function inboxPageText(direction: 'ASC' | 'DESC'): PageRowShape {
+  return {
+    joined: { column: 'record_json', as: 'records' },
+    order: `q.sort_at ${direction}, q.id ${direction}`,
+    last: {
+      last_id: 'p.id::text',
+      last_created_at: 'p.created_at',
+      last_expires_at: 'p.expires_at',
+    },
+    more: (onPage) => [
+      `(count(*) FILTER (WHERE ${onPage} AND p.record_json IS NULL))::int AS unkept`,
+    ],
+    memo: new Map(),
+  };
+}
+const INBOX_PAGE_TEXT = { ASC: inboxPageText('ASC'), DESC: inboxPageText('DESC') };
+
 /**
  * `inboxPageQuery` of the listed columns as one row (`InboxPageText`, libs/cursor's
  * `pageAsOneRow`), its rows numbered by the listing's order (`sort_at`, the listing's sort key).
@@ -288,18 +306,10 @@ export function inboxPageTextQuery(
   take: number,
 ): SqlQuery {
   const columns = `${LISTED_INTERRUPT_COLUMNS}, ${sortKeyOf(filter)} AS sort_at`;
-  return pageAsOneRow(inboxPageQuery(organisationId, filter, after, take, columns), {
-    joined: { column: 'record_json', as: 'records' },
-    order: `q.sort_at ${directionOf(filter)}, q.id ${directionOf(filter)}`,
-    last: {
-      last_id: 'p.id::text',
-      last_created_at: 'p.created_at',
-      last_expires_at: 'p.expires_at',
-    },
-    more: (onPage) => [
-      `(count(*) FILTER (WHERE ${onPage} AND p.record_json IS NULL))::int AS unkept`,
-    ],
-  });
+  return pageAsOneRow(
+    inboxPageQuery(organisationId, filter, after, take, columns),
+    INBOX_PAGE_TEXT[directionOf(filter)],
+  );
 }
 
 /**

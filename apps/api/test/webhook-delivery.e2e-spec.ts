@@ -239,11 +239,13 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       organisationId: suite.owner.organisationId,
       data: { webhookId: hook.id },
     });
+    // The third answer has arrived; the worker records it a moment later (on a loaded machine, a
+    // long one): waited for, not counted out in 50 short sleeps.
     let failed: Record<string, unknown> | undefined;
-    for (let i = 0; i < 50 && failed?.status !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(async () => {
       [failed] = await deliveries(hook.id);
-    }
+      return failed?.status === 'failed';
+    }, 'the delivery to be marked failed');
     expect(failed).toMatchObject({
       status: 'failed',
       attemptCount: 3,
@@ -265,14 +267,12 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     expect([202, 409]).toContain(again.status);
     await r.until(() => r.requests.length >= 4);
     expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(1);
-    for (let i = 0; i < 50; i++) {
-      const [d] = await deliveries(hook.id);
-      if (d.status === 'succeeded') {
-        expect(d.attemptCount).toBeGreaterThanOrEqual(4);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let succeeded: Record<string, unknown> | undefined;
+    await waitFor(async () => {
+      [succeeded] = await deliveries(hook.id);
+      return succeeded?.status === 'succeeded';
+    }, 'the retried delivery to succeed');
+    expect(succeeded?.attemptCount).toBeGreaterThanOrEqual(4);
     const [audit] = await db().query(
       `SELECT action, metadata FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 AND action = 'webhook.delivery_retried' ORDER BY seq`,
       [suite.owner.organisationId, hook.id],
@@ -537,12 +537,12 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
       .send({ url: down.url, eventTypes: ['interrupt.created'] });
     await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'Into the void' });
     let webhook: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && webhook.enabled !== false; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(async () => {
       webhook = (
         await http().get(`/api/webhooks/${hook.body.id}`).set('cookie', suite.owner.cookie)
       ).body;
-    }
+      return webhook.enabled === false;
+    }, 'the failing webhook to be disabled');
     expect(webhook).toMatchObject({ enabled: false });
     expect(webhook.failingSince).not.toBeNull();
     const [audit] = await suite.t.app
@@ -585,15 +585,13 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
       .send({ enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, failingSince: null });
     await down.until(() => down.requests.some((_q, i) => i >= seen), 5_000);
-    for (let i = 0; i < 50; i++) {
+    await waitFor(async () => {
       const [d] = (
         await http()
           .get(`/api/webhooks/${hook.body.id}/deliveries`)
           .set('cookie', suite.owner.cookie)
       ).body.deliveries;
-      if (d.status === 'succeeded') return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the delivery did not succeed after the webhook was enabled again');
+      return d.status === 'succeeded';
+    }, 'the delivery to succeed after the webhook was enabled again');
   });
 });

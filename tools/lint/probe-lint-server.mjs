@@ -8,6 +8,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 
+// stdout carries the answers only: whatever a plugin prints goes to stderr.
+console.log = console.error;
+console.info = console.error;
 const eslint = new ESLint({ cwd: fileURLToPath(new URL('../..', import.meta.url)) });
 
 for await (const line of createInterface({ input: process.stdin })) {

@@ -140,6 +140,12 @@ export default defineConfig({
           // file could leave behind (rendered trees, handlers, storage; mocks are restored by
           // Vitest after each file).
           isolate: false,
+          // A component test is CPU (jsdom, React's development build, Testing Library's role
+          // queries): 0.3-5 s of it, and a loaded machine makes its wall time that many times
+          // over (6-8 times at load 30, where the route specs took up to 30 s). Each wait inside a
+          // test has its own bound (asyncUtilTimeout, src/test/setup.ts); this one only stops a
+          // test that hangs, so it is the same generous one for all, not one per slow spec.
+          testTimeout: 120_000,
         },
       },
       {

@@ -49,69 +49,54 @@ function service(initial: ClassifierResponse | null) {
   return sent;
 }
 
-/** They type whole forms: slow under the shared machine's load. */
-const SLOW = 60_000;
-
 describe('ClassifierPanel', () => {
-  it(
-    'sets one up: the URL and time limit are sent, and the secret is shown once',
-    async () => {
-      const sent = service(null);
-      const user = userEvent.setup();
-      renderWithApp(<ClassifierPanel canManage />);
-      const panel = await screen.findByRole('region', { name: 'External classifier' });
-      await user.type(
-        await within(panel).findByLabelText(/Endpoint URL/),
-        '  https://risk.example.com/classify ',
-      );
-      const limit = within(panel).getByLabelText(/Time limit/);
-      await user.clear(limit);
-      await user.type(limit, '1500');
-      await user.click(within(panel).getByRole('button', { name: 'Set up classifier' }));
-      expect(
-        await within(panel).findByLabelText('Signing secret of the classifier'),
-      ).toHaveTextContent(SECRET);
-      expect(sent).toEqual([
-        {
-          what: 'put',
-          body: { url: 'https://risk.example.com/classify', timeoutMs: 1500, enabled: true },
-        },
-      ]);
-      await user.click(within(panel).getByRole('button', { name: 'Done' }));
-      expect(await within(panel).findByText('https://risk.example.com/classify')).toBeVisible();
-      expect(within(panel).queryByText(SECRET)).toBeNull();
-    },
-    SLOW,
-  );
+  it('sets one up: the URL and time limit are sent, and the secret is shown once', async () => {
+    const sent = service(null);
+    const user = userEvent.setup();
+    renderWithApp(<ClassifierPanel canManage />);
+    const panel = await screen.findByRole('region', { name: 'External classifier' });
+    await user.type(
+      await within(panel).findByLabelText(/Endpoint URL/),
+      '  https://risk.example.com/classify ',
+    );
+    const limit = within(panel).getByLabelText(/Time limit/);
+    await user.clear(limit);
+    await user.type(limit, '1500');
+    await user.click(within(panel).getByRole('button', { name: 'Set up classifier' }));
+    expect(
+      await within(panel).findByLabelText('Signing secret of the classifier'),
+    ).toHaveTextContent(SECRET);
+    expect(sent).toEqual([
+      {
+        what: 'put',
+        body: { url: 'https://risk.example.com/classify', timeoutMs: 1500, enabled: true },
+      },
+    ]);
+    await user.click(within(panel).getByRole('button', { name: 'Done' }));
+    expect(await within(panel).findByText('https://risk.example.com/classify')).toBeVisible();
+    expect(within(panel).queryByText(SECRET)).toBeNull();
+  });
 
-  it(
-    'shows what a test brought back, and removes it after the confirmation',
-    async () => {
-      const sent = service(SAVED);
-      const user = userEvent.setup();
-      renderWithApp(<ClassifierPanel canManage />);
-      const panel = await screen.findByRole('region', { name: 'External classifier' });
-      await user.click(await within(panel).findByRole('button', { name: 'Send a test' }));
-      expect(await within(panel).findByRole('status')).toHaveTextContent(
-        'No answer within 0.3 s. A new interrupt would go to a person (after 300 ms).',
-      );
-      await user.click(within(panel).getByRole('button', { name: 'Remove' }));
-      await user.click(await screen.findByRole('button', { name: 'Remove classifier' }));
-      await waitFor(() => expect(within(panel).getByLabelText(/Endpoint URL/)).toBeVisible());
-      expect(sent.map((s) => s.what)).toEqual(['test', 'delete']);
-    },
-    SLOW,
-  );
+  it('shows what a test brought back, and removes it after the confirmation', async () => {
+    const sent = service(SAVED);
+    const user = userEvent.setup();
+    renderWithApp(<ClassifierPanel canManage />);
+    const panel = await screen.findByRole('region', { name: 'External classifier' });
+    await user.click(await within(panel).findByRole('button', { name: 'Send a test' }));
+    expect(await within(panel).findByRole('status')).toHaveTextContent(
+      'No answer within 0.3 s. A new interrupt would go to a person (after 300 ms).',
+    );
+    await user.click(within(panel).getByRole('button', { name: 'Remove' }));
+    await user.click(await screen.findByRole('button', { name: 'Remove classifier' }));
+    await waitFor(() => expect(within(panel).getByLabelText(/Endpoint URL/)).toBeVisible());
+    expect(sent.map((s) => s.what)).toEqual(['test', 'delete']);
+  });
 
-  it(
-    'without classification.manage shows the setup and no buttons',
-    async () => {
-      service(SAVED);
-      renderWithApp(<ClassifierPanel canManage={false} />);
-      const panel = await screen.findByRole('region', { name: 'External classifier' });
-      expect(await within(panel).findByText('https://risk.example.com/classify')).toBeVisible();
-      expect(within(panel).queryByRole('button')).toBeNull();
-    },
-    SLOW,
-  );
+  it('without classification.manage shows the setup and no buttons', async () => {
+    service(SAVED);
+    renderWithApp(<ClassifierPanel canManage={false} />);
+    const panel = await screen.findByRole('region', { name: 'External classifier' });
+    expect(await within(panel).findByText('https://risk.example.com/classify')).toBeVisible();
+    expect(within(panel).queryByRole('button')).toBeNull();
+  });
 });

@@ -128,7 +128,7 @@ describe('RuleEditorRoute', () => {
       outcome: { type: 'approve' },
     });
     // The longest component test (a whole form and its live preview): room for a loaded machine.
-  }, 60_000);
+  });
 
   it('a route sets the approvals needed and the approving team (issue 37 §3 quorum from rules)', async () => {
     const { created } = serveEditor();
@@ -153,7 +153,7 @@ describe('RuleEditorRoute', () => {
       requiredApprovals: 2,
       approverTeam: { teamId: FINANCE },
     });
-  }, 60_000);
+  });
 
   it("a saved rule's page lists its shadow disagreements: each interrupt, action, what the rule would have done and what the person did", async () => {
     serveEditor();
@@ -236,5 +236,5 @@ describe('RuleEditorRoute', () => {
       'href',
       `/interrupts/${REFUND_7}`,
     );
-  }, 60_000);
+  });
 });

@@ -85,57 +85,46 @@ function recent() {
     .closest('div.mantine-Paper-root') as HTMLElement;
 }
 
-/** These tests render the whole page and click through it: under a loaded machine they outlast the default. */
-const SLOW = 60_000;
-
 describe('NotificationsRoute → Recent', () => {
-  it(
-    '"Load older" follows the cursor, adds the older page below, and goes when there is none',
-    async () => {
-      const asked = serveNotifications(['interrupt.read']);
-      renderWithApp(<NotificationsRoute />, { path: '/settings/notifications' });
-      expect(await screen.findByRole('link', { name: 'Deploy number 1' })).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Deploy number 2' })).toBeInTheDocument();
-      expect(screen.queryByText('Deploy number 3')).not.toBeInTheDocument();
-      expect(asked).toHaveLength(1);
-      expect(asked[0].get('scope')).toBe('mine');
-      expect(asked[0].get('cursor')).toBeNull();
+  it('"Load older" follows the cursor, adds the older page below, and goes when there is none', async () => {
+    const asked = serveNotifications(['interrupt.read']);
+    renderWithApp(<NotificationsRoute />, { path: '/settings/notifications' });
+    expect(await screen.findByRole('link', { name: 'Deploy number 1' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Deploy number 2' })).toBeInTheDocument();
+    expect(screen.queryByText('Deploy number 3')).not.toBeInTheDocument();
+    expect(asked).toHaveLength(1);
+    expect(asked[0].get('scope')).toBe('mine');
+    expect(asked[0].get('cursor')).toBeNull();
 
-      await userEvent.click(screen.getByRole('button', { name: 'Load older' }));
-      expect(await screen.findByRole('link', { name: 'Deploy number 3' })).toBeInTheDocument();
-      expect(asked.at(-1)?.get('cursor')).toBe('older');
-      expect(asked.at(-1)?.get('scope')).toBe('mine');
-      // Newest first: the older page comes after the first one, and its failure shows.
-      const links = within(recent())
-        .getAllByRole('link')
-        .map((a) => a.textContent);
-      expect(links).toEqual(['Deploy number 1', 'Deploy number 2', 'Deploy number 3']);
-      expect(within(recent()).getByText('Connection refused')).toBeInTheDocument();
-      expect(within(recent()).getByText('6 attempts')).toBeInTheDocument();
-      await waitFor(() =>
-        expect(screen.queryByRole('button', { name: 'Load older' })).not.toBeInTheDocument(),
-      );
-      // A reader without member.manage sees only their own: no scope switch, no recipients.
-      expect(within(recent()).queryByText('Everyone')).not.toBeInTheDocument();
-      expect(within(recent()).queryByText('member-1@example.com')).not.toBeInTheDocument();
-    },
-    SLOW,
-  );
+    await userEvent.click(screen.getByRole('button', { name: 'Load older' }));
+    expect(await screen.findByRole('link', { name: 'Deploy number 3' })).toBeInTheDocument();
+    expect(asked.at(-1)?.get('cursor')).toBe('older');
+    expect(asked.at(-1)?.get('scope')).toBe('mine');
+    // Newest first: the older page comes after the first one, and its failure shows.
+    const links = within(recent())
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+    expect(links).toEqual(['Deploy number 1', 'Deploy number 2', 'Deploy number 3']);
+    expect(within(recent()).getByText('Connection refused')).toBeInTheDocument();
+    expect(within(recent()).getByText('6 attempts')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Load older' })).not.toBeInTheDocument(),
+    );
+    // A reader without member.manage sees only their own: no scope switch, no recipients.
+    expect(within(recent()).queryByText('Everyone')).not.toBeInTheDocument();
+    expect(within(recent()).queryByText('member-1@example.com')).not.toBeInTheDocument();
+  });
 
-  it(
-    "with member.manage, Everyone pages the organisation's deliveries with their recipients",
-    async () => {
-      const asked = serveNotifications(['interrupt.read', 'member.manage']);
-      renderWithApp(<NotificationsRoute />, { path: '/settings/notifications' });
-      expect(await screen.findByRole('link', { name: 'Deploy number 1' })).toBeInTheDocument();
-      await userEvent.click(within(recent()).getByText('Everyone'));
-      expect(await screen.findByRole('link', { name: 'Deploy number 101' })).toBeInTheDocument();
-      expect(within(recent()).getByText('member-101@example.com')).toBeInTheDocument();
-      await userEvent.click(screen.getByRole('button', { name: 'Load older' }));
-      expect(await screen.findByRole('link', { name: 'Deploy number 103' })).toBeInTheDocument();
-      expect(asked.at(-1)?.get('scope')).toBe('organisation');
-      expect(asked.at(-1)?.get('cursor')).toBe('older');
-    },
-    SLOW,
-  );
+  it("with member.manage, Everyone pages the organisation's deliveries with their recipients", async () => {
+    const asked = serveNotifications(['interrupt.read', 'member.manage']);
+    renderWithApp(<NotificationsRoute />, { path: '/settings/notifications' });
+    expect(await screen.findByRole('link', { name: 'Deploy number 1' })).toBeInTheDocument();
+    await userEvent.click(within(recent()).getByText('Everyone'));
+    expect(await screen.findByRole('link', { name: 'Deploy number 101' })).toBeInTheDocument();
+    expect(within(recent()).getByText('member-101@example.com')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load older' }));
+    expect(await screen.findByRole('link', { name: 'Deploy number 103' })).toBeInTheDocument();
+    expect(asked.at(-1)?.get('scope')).toBe('organisation');
+    expect(asked.at(-1)?.get('cursor')).toBe('older');
+  });
 });

@@ -124,43 +124,39 @@ async function chooseRole(name: string) {
 }
 
 describe('SsoSettingsRoute', () => {
-  it(
-    'connects: shows the redirect URI to register, sends issuer, client, secret, lower-case domains and role, then shows it connected',
-    { timeout: 60_000 },
-    async () => {
-      const { puts } = serveSso({ connection: null, redirectUri: REDIRECT });
-      renderWithApp(<SsoSettingsRoute />);
-      expect(await screen.findByText('Not connected')).toBeInTheDocument();
-      expect(screen.getByTestId('sso-redirect-uri')).toHaveTextContent(REDIRECT);
-      await fill(screen.getByLabelText(/^Issuer URL/), ' https://login.acme.example ');
-      await fill(screen.getByLabelText(/^Client ID/), 'interlock');
-      await fill(screen.getByLabelText(/^Client secret/), 's3cret');
-      await addDomain('Acme.example');
-      await addDomain('acme.dev');
-      // The Owner role is never offered: single sign-on does not make Owners.
-      const input = screen
-        .getAllByLabelText(/^Role for new members/)
-        .find((el) => el.tagName === 'INPUT') as HTMLElement;
-      await userEvent.click(input);
-      expect(await screen.findByRole('option', { name: 'Developer' })).toBeInTheDocument();
-      expect(screen.queryByRole('option', { name: 'Owner' })).toBeNull();
-      await userEvent.click(screen.getByRole('option', { name: 'Developer' }));
-      await userEvent.click(screen.getByRole('button', { name: 'Connect provider' }));
+  it('connects: shows the redirect URI to register, sends issuer, client, secret, lower-case domains and role, then shows it connected', async () => {
+    const { puts } = serveSso({ connection: null, redirectUri: REDIRECT });
+    renderWithApp(<SsoSettingsRoute />);
+    expect(await screen.findByText('Not connected')).toBeInTheDocument();
+    expect(screen.getByTestId('sso-redirect-uri')).toHaveTextContent(REDIRECT);
+    await fill(screen.getByLabelText(/^Issuer URL/), ' https://login.acme.example ');
+    await fill(screen.getByLabelText(/^Client ID/), 'interlock');
+    await fill(screen.getByLabelText(/^Client secret/), 's3cret');
+    await addDomain('Acme.example');
+    await addDomain('acme.dev');
+    // The Owner role is never offered: single sign-on does not make Owners.
+    const input = screen
+      .getAllByLabelText(/^Role for new members/)
+      .find((el) => el.tagName === 'INPUT') as HTMLElement;
+    await userEvent.click(input);
+    expect(await screen.findByRole('option', { name: 'Developer' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Owner' })).toBeNull();
+    await userEvent.click(screen.getByRole('option', { name: 'Developer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Connect provider' }));
 
-      await waitFor(() => expect(puts).toHaveLength(1));
-      expect(puts[0]).toEqual({
-        issuer: 'https://login.acme.example',
-        clientId: 'interlock',
-        clientSecret: 's3cret',
-        allowedDomains: ['acme.example', 'acme.dev'],
-        defaultRoleId: DEVELOPER,
-      });
-      expect(await screen.findByText('Connected')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save changes' })).toBeInTheDocument();
-      // The secret is never shown back: the field is empty, and says how to keep it.
-      expect(screen.getByLabelText(/^Client secret/)).toHaveValue('');
-    },
-  );
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      issuer: 'https://login.acme.example',
+      clientId: 'interlock',
+      clientSecret: 's3cret',
+      allowedDomains: ['acme.example', 'acme.dev'],
+      defaultRoleId: DEVELOPER,
+    });
+    expect(await screen.findByText('Connected')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeInTheDocument();
+    // The secret is never shown back: the field is empty, and says how to keep it.
+    expect(screen.getByLabelText(/^Client secret/)).toHaveValue('');
+  });
 
   it('asks for what is missing before sending anything', async () => {
     const { puts } = serveSso({ connection: null, redirectUri: REDIRECT });

@@ -64,5 +64,5 @@ describe('EditWebhookModal', () => {
         },
       },
     ]);
-  }, 120_000);
+  });
 });

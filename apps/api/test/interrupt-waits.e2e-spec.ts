@@ -126,6 +126,7 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     // Known open only while the bus is healthy (a probe late on a loaded machine is not): rounds.
     const firstReads: number[] = [];
     for (let round = 0; round < 3 && !firstReads.includes(0); round++) {
+      await until(() => a.app.get(NotificationBus).healthy, 'the bus to be healthy');
       const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
       expect((await wait(a, id, 1)).body.status).toBe('open');
       const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecords');

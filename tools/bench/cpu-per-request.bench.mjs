@@ -26,6 +26,7 @@
 // runs the other service at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the request's
 // log line costs this build, info over warn).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -89,6 +90,13 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   return (cpuMicros(pid) - before) / requests;
 }
 
+// The other build must be built before a minute of setup is spent on this one (its service would
+// not start, and the bench would leave this one's processes running).
+const against = process.env.AGAINST ? resolve(process.env.AGAINST) : undefined;
+if (against !== undefined && !existsSync(join(against, 'dist/apps/api/main.js')))
+  throw new Error(
+    `AGAINST=${process.env.AGAINST}: no dist/apps/api/main.js there; build it first (npx tsup --config apps/api/tsup.config.ts in ${against})`,
+  );
 const startedAt = Date.now();
 const loadBefore = loadAverage();
 const baseline = prepareBaseline(log);
@@ -187,12 +195,8 @@ service = await startService(
 );
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
-if (process.env.AGAINST) {
-  const other = await startService(
-    { ...serviceEnv, LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL },
-    [],
-    resolve(process.env.AGAINST),
-  );
+if (against !== undefined) {
+  let other;
   const routes = {
     health: ['/health/live', [], REQUESTS],
     whoami: ['/api/whoami', withKey, REQUESTS],
@@ -209,6 +213,11 @@ if (process.env.AGAINST) {
     '|---|---|---|---|',
   ];
   try {
+    other = await startService(
+      { ...serviceEnv, LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL },
+      [],
+      against,
+    );
     for (const [name, [path, ...rest]] of Object.entries(routes)) {
       if (ONLY !== undefined && !ONLY.includes(name)) continue;
       const mine = [];
@@ -227,7 +236,7 @@ if (process.env.AGAINST) {
       log(lines.at(-1));
     }
   } finally {
-    await other.stop();
+    await other?.stop();
     await service.stop();
     await bare.stop();
     await db.stop();

@@ -99,11 +99,14 @@ describe('readiness', () => {
     // only its own probes failing to come back tell.
     const bus = t.app.get(NotificationBus) as unknown as { client: Client };
     await bus.client.query('UNLISTEN *');
+    // Each step waits on what the service shows (its readiness, its log), bounded generously: a
+    // deaf listener is found a lease (3 s) after a heartbeat, later on a loaded machine.
     let res = await request(t.app.getHttpServer()).get('/health/ready');
-    for (let i = 0; i < 100 && res.status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    const readinessIs = async (status: number) => {
       res = await request(t.app.getHttpServer()).get('/health/ready');
-    }
+      return res.status === status;
+    };
+    await waitFor(() => readinessIs(503), 'the service not ready with a deaf listener');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
@@ -111,12 +114,8 @@ describe('readiness', () => {
     });
     const hinted = () =>
       t.logs.some((l) => String(l.msg).includes('set DATABASE_DIRECT_URL to Postgres itself'));
-    for (let i = 0; i < 100 && !hinted(); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(hinted()).toBe(true);
-    for (let i = 0; i < 100 && res.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      res = await request(t.app.getHttpServer()).get('/health/ready');
-    }
+    await waitFor(async () => hinted(), 'the log line that names DATABASE_DIRECT_URL');
+    await waitFor(() => readinessIs(200), 'the service ready again once its listener hears');
     expect(res.status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { jsonMembers, jsonString, jsonValue } from './json-text.util';
+import { jsonFields, jsonMembers, jsonString, jsonValue } from './json-text.util';
 
 describe('JSON text written by hand', () => {
   const strings = [
@@ -36,6 +36,18 @@ describe('JSON text written by hand', () => {
     expect(members.startsWith(',')).toBe(true);
     expect(`{${members.slice(1)}}`).toBe(JSON.stringify(record));
     expect(jsonMembers({}, () => undefined)).toBe('');
+  });
+
+  it("writes a record's fields as the text between JSON.stringify's braces, a name needing escapes first", () => {
+    const record: Record<string, unknown> = {
+      skipped: undefined,
+      'with "quote"': 'v\\',
+      host: 'localhost:3000',
+      'content-length': 15,
+    };
+    expect(`{${jsonFields(record, () => undefined)}}`).toBe(JSON.stringify(record));
+    expect(jsonFields({ only: 'one' }, () => undefined)).toBe('"only":"one"');
+    expect(jsonFields({ gone: undefined }, () => undefined)).toBe('');
   });
 
   it('writes what the censor gives instead of a value, as a string', () => {

@@ -8,7 +8,7 @@ import { requestIdOf, requestStateOf, type RequestState } from '../http/request-
 import { traceFields, tracingEnabled } from '../tracing/spans';
 import { stdoutDestination } from './log-destination.util';
 import { onFirstUse } from '../loading/on-first-use.util';
-import { jsonMembers, jsonString, jsonValue } from './json-text.util';
+import { jsonFields, jsonMembers, jsonString, jsonValue } from './json-text.util';
 
 /** Loaded only for a log read by a person (LOG_FORMAT=pretty, or a terminal): JSON lines never need it (issue 28). */
 const pinoPretty = onFirstUse<typeof PinoPretty>('pino-pretty');
@@ -387,11 +387,11 @@ export function httpLogger(
     if (sink.mixin !== undefined) line += jsonMembers(sink.mixin(), noCensor);
     line +=
       `,"req":{"method":${method},"url":${jsonString(redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix))}` +
-      `,"headers":{${jsonMembers(req.headers, censorRequestHeader).slice(1)}}` +
+      `,"headers":{${jsonFields(req.headers, censorRequestHeader)}}` +
       (remoteAddress === undefined ? '}' : `,"remoteAddress":${jsonString(remoteAddress)}}`) +
       `,"requestId":${jsonString(state.id)}` +
       (typeof route === 'string' ? `,"route":${jsonString(route)}` : '') +
-      `,"res":{"statusCode":${status},"headers":{${responseHeaderMembers(res).slice(1)}}}` +
+      `,"res":{"statusCode":${status},"headers":{${responseHeaderFields(res)}}}` +
       `,"durationMs":${Math.round(performance.now() - state.startedAt)}` +
       // The message `GET 200`: the method's JSON string, its closing quote after the status.
       `,"msg":${method.slice(0, -1)} ${status}"}\n`;
@@ -410,15 +410,20 @@ const noCensor = (): undefined => undefined;
 const REDACTED_JSON = jsonString(REDACTED);
 
 /**
- * The response's headers as the request line's JSON members, a `Set-Cookie` censored: read by
- * name (`getHeaders()` copies them into a null-prototype object, which V8 walks slowly).
+ * The response's headers as the request line's JSON members (the text between the braces), a
+ * `Set-Cookie` censored: read by name (`getHeaders()` copies them into a null-prototype object,
+ * which V8 walks slowly). A name is written as it is: Node refuses to set a header whose name is
+ * not an HTTP token, and no token holds a character JSON escapes.
  */
-function responseHeaderMembers(res: ServerResponse): string {
+function responseHeaderFields(res: ServerResponse): string {
   const names = res.getHeaderNames();
   let text = '';
+  let opening = '"';
   for (const name of names) {
     const value = name === 'set-cookie' ? REDACTED_JSON : jsonValue(res.getHeader(name));
-    if (value !== undefined) text += `,${jsonString(name)}:${value}`;
+    if (value === undefined) continue;
+    text += `${opening}${name}":${value}`;
+    opening = ',"';
   }
   return text;
 }

@@ -28,18 +28,20 @@ async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 /**
- * Up to three attempts of a bound, on wall-clock or CPU time. The bound is the issue's figure
+ * Up to `attempts` tries of a bound, on wall-clock or CPU time. The bound is the issue's figure
  * on top of what the same step costs with a harmless body just before (near zero on an idle
  * machine; the test machine is shared, and a busy one slows every request alike; the service
  * spends some CPU of its own between requests, and /proc counts it in 10 ms ticks): a service
- * that blocks misses it on every attempt by seconds, not by scheduling noise.
+ * that blocks misses it on every attempt by seconds, not by scheduling noise. The wall-clock
+ * bound takes five tries: at a load of 30 on two cores a try can lose 50 ms to the scheduler alone.
  */
 async function meetsBound(
   bound: number,
   attempt: () => Promise<{ baseline: number; measured: number }>,
+  attempts = 3,
 ) {
   const seen: { baseline: number; measured: number }[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < attempts; i++) {
     const result = await attempt();
     seen.push({ baseline: Math.round(result.baseline), measured: Math.round(result.measured) });
     if (result.measured < bound + result.baseline) return { ok: true, seen };
@@ -81,9 +83,6 @@ describe('bounded body checking', () => {
     service = await startServiceProcess({
       DATABASE_URL: db.url,
       API_KEY_PEPPER: 'body-limits-pepper-0123456789abcdef',
-      // The harmless sign-in checks the decoy hash (an unknown address): at 2^14, the cost the
-      // bounds below were set against, not the suite's 2^12 (a fifth of the baseline).
-      PASSWORD_SCRYPT_LOG_N: '14',
     });
     pid = service.child.pid as number;
     // Compile the paths once, and open six keep-alive connections for the concurrent steps.
@@ -115,10 +114,14 @@ describe('bounded body checking', () => {
     }));
     expect({ cpu }).toMatchObject({ cpu: { ok: true } });
 
-    const result = await meetsBound(50, async () => ({
-      baseline: await timed(() => signIn(harmless).then((r) => void r.text())),
-      measured: await timed(() => signIn(flood).then((r) => void r.text())),
-    }));
+    const result = await meetsBound(
+      50,
+      async () => ({
+        baseline: await timed(() => signIn(harmless).then((r) => void r.text())),
+        measured: await timed(() => signIn(flood).then((r) => void r.text())),
+      }),
+      5,
+    );
     expect(result).toMatchObject({ ok: true });
   });
 

@@ -73,6 +73,10 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   const args = [
     '-c',
     String(CONNECTIONS),
+    // autocannon gives up on a request after 10 s: on the shared machine (load 30) POSTs have, and
+    // the run of twenty minutes ended on "4 of 2000 requests failed". Only a real failure ends it.
+    '-t',
+    '60',
     ...(body === undefined ? [] : ['-m', 'POST', '-b', JSON.stringify(body)]),
     ...sent.flatMap((h) => ['-H', h]),
     url,

@@ -25,6 +25,18 @@ function setUp() {
   return { bus, waits };
 }
 
+/** Waits on a bus that reconnects when told to (`reconnect`: the in-process one never does). */
+function setUpReconnecting() {
+  const bus = new InProcessNotificationBus();
+  const resyncs: (() => void)[] = [];
+  jest.spyOn(bus, 'onResync').mockImplementation((...args: unknown[]) => {
+    resyncs.push(args[0] as () => void);
+    return () => undefined;
+  });
+  const reconnect = () => resyncs.forEach((resync) => resync());
+  return { waits: new InterruptWaits(bus, pino({ enabled: false })), reconnect };
+}
+
 describe('InterruptWaits', () => {
   // On a whole second: the slots long holds' ends are counted in (WAIT_END_SLOT_MS) are the test's seconds.
   beforeEach(() => jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
@@ -398,18 +410,10 @@ describe('InterruptWaits', () => {
   });
 
   it('after a bus resync, wakes only the waits whose interrupt left open (or is gone), reading the held ones in batches; a failed read wakes its waits', async () => {
-    // A bus that reconnects when told to (the in-process one never does).
-    const bus = new InProcessNotificationBus();
-    const resyncs: (() => void)[] = [];
-    jest.spyOn(bus, 'onResync').mockImplementation((...args: unknown[]) => {
-      resyncs.push(args[0] as () => void);
-      return () => undefined;
-    });
-    const reconnect = () => resyncs.forEach((resync) => resync());
+    const { waits, reconnect } = setUpReconnecting();
     const flush = async () => {
       for (let i = 0; i < 50; i++) await Promise.resolve();
     };
-    const waits = new InterruptWaits(bus, pino({ enabled: false }));
     const OTHER = '00000000-0000-4000-8000-000000000002';
     const GONE = '00000000-0000-4000-8000-00000000000c';
     const many = Array.from(
@@ -458,6 +462,27 @@ describe('InterruptWaits', () => {
     await expect(b).resolves.toBe('settled');
     await expect(other).resolves.toBe('settled');
     expect(waits.waiting).toBe(0);
+  });
+
+  it('a wait whose hold spanned a resync marks nothing, even when it runs its time before the resync reads its interrupt', async () => {
+    const { waits, reconnect } = setUpReconnecting();
+    // The resync's read of the held interrupts answers when the test says so.
+    let answer: (statuses: ReadonlyMap<string, string>) => void = () => undefined;
+    waits.readStatusesWith(() => new Promise((resolve) => (answer = resolve)));
+    const wait = waits.register(ORG, A);
+    const held = wait.until(1_000);
+    // A's decision was announced while the bus was down: lost. The bus reconnects, and A's time
+    // runs out before the resync's read wakes it.
+    reconnect();
+    jest.advanceTimersByTime(1_000);
+    await expect(held).resolves.toBe('elapsed');
+    answer(new Map([[A, 'answered']]));
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+    // A wait registered after the resync marks as ever.
+    const after = waits.register(ORG, B).until(1_000);
+    jest.advanceTimersByTime(1_000);
+    await expect(after).resolves.toBe('elapsed');
+    expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(true);
   });
 });
 

@@ -213,6 +213,8 @@ class HeldWait implements InterruptWait, Waiter {
     private readonly waits: InterruptWaits,
     readonly key: string,
     readonly organisationId: string,
+    /** The instance's resyncs when this wait was registered (InterruptWaits.markOpen). */
+    private readonly resyncsAt: number,
   ) {}
 
   wake(outcome: WaitOutcome): void {
@@ -221,8 +223,9 @@ class HeldWait implements InterruptWait, Waiter {
     const done = this.done;
     this.done = undefined;
     this.waits.unhold(this.slot);
-    // Registered from before its first read to now: a change that ended the interrupt would have woken it.
-    if (this.woken === 'elapsed') this.waits.markOpen(this.key);
+    // Registered from before its first read to now: a change that ended the interrupt would have
+    // woken it — unless announcements were missed meanwhile (markOpen checks for a resync since).
+    if (this.woken === 'elapsed') this.waits.markOpen(this.key, this.resyncsAt);
     clearTimeout(this.timer);
     this.timer = undefined;
     this.client?.onLeave(undefined);
@@ -301,6 +304,11 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private knownOpen = new Set<string>();
   private knownOpenBefore = new Set<string>();
   private knownOpenTurnsAt = 0;
+  /**
+   * How many resyncs began on this instance: a wait whose hold spanned one may have missed its
+   * interrupt's announcement, and marks nothing (markOpen).
+   */
+  private resyncs = 0;
 
   constructor(
     private readonly bus: NotificationBus,
@@ -415,7 +423,12 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   register(organisationId: string, interruptId: string): InterruptWait {
     const refusal = this.refusalFor(organisationId);
     if (refusal !== undefined) return new RefusedWait(refusal);
-    const wait = new HeldWait(this, `${organisationId}:${interruptId}`, organisationId);
+    const wait = new HeldWait(
+      this,
+      `${organisationId}:${interruptId}`,
+      organisationId,
+      this.resyncs,
+    );
     if (this.stopping) {
       wait.woken = 'stopping';
       return wait;
@@ -448,9 +461,13 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     return (this.knownOpenBefore.delete(key) || known) && this.bus.healthy;
   }
 
-  /** A wait on `key` ran its time, registered throughout (HeldWait.wake): it is known open. */
-  markOpen(key: string): void {
-    if (this.stopping || !this.bus.healthy) return;
+  /**
+   * A wait on `key`, registered when `resyncs` resyncs had begun, ran its time (HeldWait.wake): it
+   * is known open — unless a resync began since (announcements may have been missed while it was
+   * held, and the resync's read of its interrupt may not have come yet).
+   */
+  markOpen(key: string, resyncs: number): void {
+    if (this.stopping || !this.bus.healthy || resyncs !== this.resyncs) return;
     this.turnKnownOpen(Date.now());
     this.knownOpen.add(key);
   }
@@ -556,7 +573,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    * are woken to read for themselves.
    */
   private async resync(): Promise<void> {
-    // Announcements may have been missed: nothing is known open any more.
+    // Announcements may have been missed: nothing is known open any more, nor marked by a wait held now.
+    this.resyncs++;
     this.knownOpen.clear();
     this.knownOpenBefore.clear();
     const reader = this.statusReader;

@@ -189,6 +189,17 @@ describe('InterruptWaits', () => {
     await runOut(A);
     jest.advanceTimersByTime(2 * WAIT_KNOWN_OPEN_MS);
     expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+    // Whenever the generations turn, a mark is gone 2 × WAIT_KNOWN_OPEN_MS after it was made, even
+    // when another mark turns them just before (the turns keep their grid).
+    for (const offset of [0, 1, WAIT_KNOWN_OPEN_MS / 2, WAIT_KNOWN_OPEN_MS - 1]) {
+      jest.advanceTimersByTime(offset);
+      await runOut(A);
+      jest.advanceTimersByTime(2 * WAIT_KNOWN_OPEN_MS - 1 - 1_000);
+      await runOut(B);
+      jest.advanceTimersByTime(1);
+      expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+      expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(true);
+    }
     // A mark made or taken while the bus may be missing announcements is not trusted.
     const healthy = jest.spyOn(bus, 'healthy', 'get').mockReturnValue(false);
     await runOut(A);

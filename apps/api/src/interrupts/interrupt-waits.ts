@@ -482,13 +482,17 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     this.knownOpenBefore.delete(key);
   }
 
-  /** A new generation of marks every WAIT_KNOWN_OPEN_MS; the one before it is dropped. */
+  /**
+   * A new generation of marks every WAIT_KNOWN_OPEN_MS, on a fixed grid (the turns are whole steps
+   * of it apart, however late one is noticed); the one before it is dropped. A mark made in one
+   * step is dropped at the end of the next: it lives more than WAIT_KNOWN_OPEN_MS, at most twice.
+   */
   private turnKnownOpen(now: number): void {
     if (now < this.knownOpenTurnsAt) return;
-    this.knownOpenBefore =
-      now < this.knownOpenTurnsAt + WAIT_KNOWN_OPEN_MS ? this.knownOpen : new Set();
+    const steps = Math.floor((now - this.knownOpenTurnsAt) / WAIT_KNOWN_OPEN_MS) + 1;
+    this.knownOpenBefore = steps === 1 ? this.knownOpen : new Set();
     this.knownOpen = new Set();
-    this.knownOpenTurnsAt = now + WAIT_KNOWN_OPEN_MS;
+    this.knownOpenTurnsAt += steps * WAIT_KNOWN_OPEN_MS;
   }
 
   /** A registered wait begins its hold of `ms` at `now`: when it ends, and its slot (WaitEnds). */

@@ -136,7 +136,7 @@ describe('InterruptWaits', () => {
   });
 
   it('a wait that ran its time leaves its interrupt known open to one next wait; one woken otherwise does not', async () => {
-    const { waits } = setUp();
+    const { bus, waits } = setUp();
     const runOut = async (id: string, organisationId = ORG) => {
       const wait = waits.register(organisationId, id);
       const held = wait.until(1_000);
@@ -157,6 +157,16 @@ describe('InterruptWaits', () => {
     await runOut(A);
     await waits.announceSettled(ORG, A);
     expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+    // Nor when its announcement failed (the bus's pool timed out): forgotten on this instance.
+    await runOut(A);
+    await runOut(B);
+    const publish = jest
+      .spyOn(bus, 'publishAll')
+      .mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'));
+    await waits.announceAllSettled(ORG, [A]);
+    publish.mockRestore();
+    expect(waits.takeKnownOpen(`${ORG}:${A}`)).toBe(false);
+    expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(true);
     // Nor by a wait that the announcement woke, one whose client left, or one released unheld.
     const settled = waits.register(ORG, A);
     const woken = settled.until(60_000);

@@ -409,6 +409,9 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
         interruptIds.map((id) => `${organisationId}:${id}`),
       );
     } catch (error) {
+      // Not announced, not even here: what this instance knows open of them is forgotten, so that
+      // the next wait on one reads it first instead of holding on a settled interrupt.
+      for (const id of interruptIds) this.forgetKnownOpen(`${organisationId}:${id}`);
       this.logger.warn(
         { err: error, organisationId, interruptIds },
         'could not announce a settled interrupt',

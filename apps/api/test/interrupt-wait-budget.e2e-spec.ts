@@ -138,6 +138,31 @@ describe('waiting and the request budget', () => {
       expect(next.headers['ratelimit-remaining']).toBe('7');
     });
 
+    it('a wait refused before its handler (a bad id, an unknown include, history without the plan) spends one like any request, and is refused 429 past the budget', async () => {
+      const { key } = await createApiKey(t.app.getHttpServer(), owner.cookie);
+      const { id } = await openInterrupt(t.app.getHttpServer(), key); // 1
+      const refused = [
+        ['/api/interrupts/not-an-id?waitSeconds=60', 404],
+        [`/api/interrupts/${id}?waitSeconds=60&include=bogus`, 400],
+        [`/api/interrupts/${id}?waitSeconds=60&include=history`, 402],
+      ] as const;
+      const remaining: string[] = [];
+      for (let i = 0; i < 9; i++) {
+        const [path, status] = refused[i % refused.length];
+        const res = await http().get(path).set('x-api-key', key);
+        expect(res.status).toBe(status);
+        remaining.push(res.headers['ratelimit-remaining']);
+      }
+      expect(remaining).toEqual(['8', '7', '6', '5', '4', '3', '2', '1', '0']);
+      // Nothing left: refused 429 as a plain read with the same fault would be.
+      for (const [path] of refused) {
+        const res = await http().get(path).set('x-api-key', key);
+        expect(res.status).toBe(429);
+        expect(res.body).toMatchObject(LIMITED);
+      }
+      expect((await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).status).toBe(429);
+    });
+
     it('a member waiting spends no key budget and is not counted against it', async () => {
       const { key } = await createApiKey(t.app.getHttpServer(), owner.cookie);
       const { id } = await openInterrupt(t.app.getHttpServer(), key); // 1

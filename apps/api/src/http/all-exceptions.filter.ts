@@ -3,9 +3,13 @@ import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
 import { INCOMPLETE_BODY, TOO_MANY_FIELDS } from './body-parsing';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
-import { nodeResponse } from './platform';
+import { nodeResponse, type HttpRequest } from './platform';
 import { requestIdOf, requestStateOf } from './request-state';
 import { requestLog } from '../logging/logger';
+import { principalOf } from '../auth/principal';
+import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
+import { spendOrRefuse } from '../rate-limits/budget-answer';
+import { takeDeferredSpending } from '../rate-limits/held-wait.decorator';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_FAILED',
@@ -28,10 +32,13 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  catch(exception: unknown, host: ArgumentsHost): void {
+  constructor(private readonly budget: ApiKeyBudgetService) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<object>();
+    const req = http.getRequest<HttpRequest>();
     const res = http.getResponse<object>();
+    const exception = this.spendDeferred(req, res, error);
     if (nodeResponse(res).headersSent) {
       // A streaming response failed part-way: nothing can be sent, only logged. (A body answered
       // 413 while it arrived fails its parser when the connection closes: that is no error.)
@@ -124,6 +131,24 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     requestLog(req).error({ err: exception }, 'unhandled exception');
     sendError(res, 500, 'INTERNAL_ERROR', ERROR_MESSAGES.INTERNAL_ERROR, requestIdOf(req));
+  }
+
+  /**
+   * A key's wait whose spending the guard left to its handler (SPEC §8e), failed before the handler
+   * took it (a pipe, a later guard, the handler's own checks: a bad id, an unknown include): it
+   * spends its one request here, as any request does — or, past the budget, is answered 429 as the
+   * guard would have answered it before those checks.
+   */
+  private spendDeferred(req: HttpRequest, res: object, exception: unknown): unknown {
+    if (!takeDeferredSpending(req) || nodeResponse(res).headersSent) return exception;
+    const principal = principalOf(req);
+    if (principal.kind !== 'api_key') return exception;
+    try {
+      spendOrRefuse(this.budget, principal.organisationId, res);
+    } catch (refusal) {
+      return refusal;
+    }
+    return exception;
   }
 }
 

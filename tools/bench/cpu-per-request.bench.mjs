@@ -24,7 +24,10 @@
 // are fresh processes that have served nothing before the bench's requests (the setup has an
 // instance of its own): the side that had done the setup came out 15–45 % dearer. AGAINST_LOG_LEVEL
 // runs the other service at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the request's
-// log line costs this build, info over warn).
+// log line costs this build, info over warn). SERVICE_NODE_OPTIONS: the measured service's
+// NODE_OPTIONS (default none; `production`: the production image's, docker/api.Dockerfile), and
+// AGAINST_NODE_OPTIONS the other's (default SERVICE_NODE_OPTIONS): AGAINST=. with two of them
+// measures what a V8 option costs.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -38,6 +41,7 @@ import {
   cpuMicros,
   machine,
   median,
+  productionNodeOptions,
   prepareBaseline,
   root,
   seedAuditEntries,
@@ -193,8 +197,10 @@ for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
 }
 const withKey = [`x-api-key=${key}`];
 await service.stop();
+const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
+const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
 service = await startService(
-  serviceEnv,
+  { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
   process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF)] : [],
 );
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
@@ -218,7 +224,13 @@ if (against !== undefined) {
   ];
   try {
     other = await startService(
-      { ...serviceEnv, LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL },
+      {
+        ...serviceEnv,
+        LOG_LEVEL: process.env.AGAINST_LOG_LEVEL ?? LOG_LEVEL,
+        NODE_OPTIONS: nodeOptions(
+          process.env.AGAINST_NODE_OPTIONS ?? process.env.SERVICE_NODE_OPTIONS,
+        ),
+      },
       [],
       against,
     );

@@ -182,7 +182,7 @@ describe('InterruptWaits', () => {
     expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(false);
     // An answer read not open (a change whose announcement is still on its way) forgets it.
     await runOut(B);
-    waits.forgetOpen(ORG, B);
+    waits.forgetOpen(`${ORG}:${B}`);
     expect(waits.takeKnownOpen(`${ORG}:${B}`)).toBe(false);
   });
 

@@ -169,6 +169,8 @@ export interface InterruptWait {
   readonly refusal?: DomainError;
   /** InterruptWaits.takeKnownOpen for this wait's interrupt (false for a refused wait). */
   takeKnownOpen(): boolean;
+  /** InterruptWaits.forgetOpen for this wait's interrupt (its answer was read not open). */
+  forgetKnownOpen(): void;
 }
 
 /** A held wait as what may end it sees it. */
@@ -187,6 +189,9 @@ class RefusedWait implements InterruptWait {
   }
   takeKnownOpen(): boolean {
     return false;
+  }
+  forgetKnownOpen(): void {
+    // Nothing was registered, so nothing was marked.
   }
 }
 
@@ -236,6 +241,10 @@ class HeldWait implements InterruptWait, Waiter {
 
   takeKnownOpen(): boolean {
     return this.waits.takeKnownOpen(this.key);
+  }
+
+  forgetKnownOpen(): void {
+    this.waits.forgetOpen(this.key);
   }
 
   release(): void {
@@ -323,7 +332,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
             perInstance: this.instanceLimit(config.waits, getHeapStatistics().heap_size_limit),
           };
     this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) => {
-      this.forgetKnownOpen(payload);
+      this.forgetOpen(payload);
       this.wakeKey(payload, 'settled');
     });
     this.unresync = bus.onResync(() => void this.resync());
@@ -411,7 +420,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     } catch (error) {
       // Not announced, not even here: what this instance knows open of them is forgotten, so that
       // the next wait on one reads it first instead of holding on a settled interrupt.
-      for (const id of interruptIds) this.forgetKnownOpen(`${organisationId}:${id}`);
+      for (const id of interruptIds) this.forgetOpen(`${organisationId}:${id}`);
       this.logger.warn(
         { err: error, organisationId, interruptIds },
         'could not announce a settled interrupt',
@@ -475,14 +484,16 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     this.knownOpen.add(key);
   }
 
-  /** The interrupt is not known open any more (its wait's answer read it not open). */
-  forgetOpen(organisationId: string, interruptId: string): void {
-    this.forgetKnownOpen(`${organisationId}:${interruptId}`);
-  }
-
-  private forgetKnownOpen(key: string): void {
+  /** The interrupt (a wait's key) is not known open any more: announced, or its wait's answer read it not open. */
+  forgetOpen(key: string): void {
     this.knownOpen.delete(key);
     this.knownOpenBefore.delete(key);
+  }
+
+  /** Nothing is known open any more (the instance stops, or announcements may have been missed). */
+  private forgetAllOpen(): void {
+    this.knownOpen.clear();
+    this.knownOpenBefore.clear();
   }
 
   /**
@@ -553,8 +564,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   /** Ends every wait now (each answers the current state): the server is about to stop listening. */
   stopWaiting(): void {
     this.stopping = true;
-    this.knownOpen.clear();
-    this.knownOpenBefore.clear();
+    this.forgetAllOpen();
     this.wakeAll('stopping');
     for (const flush of this.onStop) flush();
     this.onStop.clear();
@@ -582,8 +592,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private async resync(): Promise<void> {
     // Announcements may have been missed: nothing is known open any more, nor marked by a wait held now.
     this.resyncs++;
-    this.knownOpen.clear();
-    this.knownOpenBefore.clear();
+    this.forgetAllOpen();
     const reader = this.statusReader;
     if (reader === undefined) return this.wakeAll('settled');
     const held = new Map<string, string[]>();

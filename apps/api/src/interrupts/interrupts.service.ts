@@ -787,7 +787,7 @@ export class InterruptsService {
           ? await this.waits.read(() => this.readDetail(organisationId, id, include), settled)
           : await this.waitAnswer(organisationId, id, settled);
       // Its time ran out, yet it is not open: not known open for the next wait either.
-      if (read.status !== 'open') this.waits.forgetOpen(organisationId, id);
+      if (read.status !== 'open') wait.forgetKnownOpen();
       return read.answer;
     } finally {
       wait.release();

@@ -206,4 +206,37 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
       }),
     ]);
   });
+
+  it('a change through one instance binds the next interrupt opened through another (its kept settings dropped)', async () => {
+    // A second instance on the same database, which has kept the settings of an interrupt it opened.
+    const b = await startTestApp({ databaseUrl: t.database.url });
+    try {
+      const openOnB = (extra: Record<string, unknown>) =>
+        request(b.app.getHttpServer())
+          .post('/api/interrupts')
+          .set('x-api-key', key)
+          .send({ title: 'Refund order', actionRequests: [{ name: 'refund' }], ...extra });
+      const lifetime = (res: request.Response) =>
+        Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt);
+      await patch({ defaultTimeoutSeconds: 600, maxTimeoutSeconds: 7_200 });
+      expect(lifetime(await openOnB({}))).toBe(600_000);
+      expect((await openOnB({ timeoutSeconds: 7_200 })).status).toBe(201);
+
+      expect((await patch({ defaultTimeoutSeconds: 1_200, maxTimeoutSeconds: 3_600 })).status).toBe(
+        200,
+      );
+      expect(lifetime(await openOnB({}))).toBe(1_200_000);
+      const tooLong = await openOnB({ timeoutSeconds: 7_200 });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body.message).toBe(
+        "timeoutSeconds: must be at most 3600 (this organisation's maximum)",
+      );
+      expect((await patch({ defaultTimeoutSeconds: null })).status).toBe(200);
+      const none = await openOnB({});
+      expect(none.status).toBe(201);
+      expect(none.body.expiresAt).toBeNull();
+    } finally {
+      await b.close();
+    }
+  });
 });

@@ -1,37 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
-import { NotificationBus } from '../notifications/notification-bus';
+import { TestBus } from '../testing/test-bus';
 import type { ClassificationRulesRepository, RuleRecord } from './classification-rules.repository';
 import { CLASSIFICATION_CHANNEL, RuleCache } from './rule-cache';
-
-/** A bus whose health the test sets, and which resyncs on demand. */
-class TestBus extends NotificationBus {
-  isHealthy = true;
-  private readonly emitter = new EventEmitter();
-  get healthy(): boolean {
-    return this.isHealthy;
-  }
-  async publish(channel: string, payload: string): Promise<void> {
-    this.emitter.emit(channel, payload);
-  }
-  subscribe(channel: string, handler: (payload: string) => void): () => void {
-    this.emitter.on(channel, handler);
-    return () => this.emitter.off(channel, handler);
-  }
-  onResync(handler: () => void): () => void {
-    this.emitter.on('resync', handler);
-    return () => this.emitter.off('resync', handler);
-  }
-  resync(): void {
-    this.emitter.emit('resync');
-  }
-  async sync(): Promise<void> {
-    return undefined;
-  }
-  async close(): Promise<void> {
-    return undefined;
-  }
-}
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const stored = (name: string, updatedAt: string): RuleRecord => ({

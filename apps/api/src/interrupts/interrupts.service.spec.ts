@@ -19,6 +19,7 @@ import {
 import type { InterruptsRepository } from './interrupts.repository';
 import { InterruptsService } from './interrupts.service';
 import { InterruptWaits } from './interrupt-waits';
+import { DeadlineSettingsCache } from '../organisation/deadline-settings-cache';
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import pino from 'pino';
@@ -140,7 +141,7 @@ function setUp(
     outbox,
     new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })),
     noRules,
-    organisations,
+    new DeadlineSettingsCache(organisations, new InProcessNotificationBus()),
     undefined as never, // no resumeUrl in these cases
     config,
     reads,

@@ -60,7 +60,7 @@ import type {
   NewAssignee,
   NewInterrupt,
 } from './create-interrupt.command';
-import { OrganisationsRepository } from '../organisation/organisations.repository';
+import { DeadlineSettingsCache } from '../organisation/deadline-settings-cache';
 import type {
   InterruptListing,
   ListCaller,
@@ -184,7 +184,7 @@ export class InterruptsService {
     private readonly outbox: WebhookOutbox,
     private readonly waits: InterruptWaits,
     private readonly argus: ArgusPipeline,
-    private readonly organisations: OrganisationsRepository,
+    private readonly deadlines: DeadlineSettingsCache,
     private readonly resumes: InterruptResumes,
     @Inject(APP_CONFIG) config: AppConfig,
     // DatabaseModule's, on or loudly off: never a silent off one built here (issue 28).
@@ -489,7 +489,7 @@ export class InterruptsService {
     organisationId: string,
     body: Pick<NewInterrupt, 'timeoutSeconds' | 'onTimeout'>,
   ): Promise<{ seconds: number; onTimeout: OnTimeout } | null> {
-    const settings = await this.organisations.deadlineSettings(tx, organisationId);
+    const settings = await this.deadlines.get(tx, organisationId);
     if (settings === undefined) throw DomainError.of('NOT_FOUND');
     const seconds = body.timeoutSeconds ?? settings.interrupt_timeout_default_seconds;
     const onTimeout = body.onTimeout ?? 'reject';

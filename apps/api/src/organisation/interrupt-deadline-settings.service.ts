@@ -6,6 +6,7 @@ import {
   type InterruptDeadlineSettings,
   MAX_TIMEOUT_SECONDS,
 } from '@interlock/domain';
+import { DeadlineSettingsCache } from './deadline-settings-cache';
 import { type DeadlineSettingsRow, OrganisationsRepository } from './organisations.repository';
 import type { MemberCall } from '../auth/caller';
 
@@ -21,13 +22,15 @@ function toSettings(row: DeadlineSettingsRow): InterruptDeadlineSettings {
  * Settings → Deadlines (SPEC §8e): the organisation's bounds on interrupt deadlines. They apply
  * when an interrupt opens or a member extends its deadline; a lowered maximum leaves deadlines
  * already set as they are. Changes are audited, field by field; one that changes nothing writes
- * nothing.
+ * nothing. A change answers once every instance has dropped the settings it kept
+ * (`DeadlineSettingsCache`), so every interrupt opened afterwards, through any instance, obeys it.
  */
 @Injectable()
 export class InterruptDeadlineSettingsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly organisations: OrganisationsRepository,
+    private readonly cache: DeadlineSettingsCache,
   ) {}
 
   async get(organisationId: string): Promise<InterruptDeadlineSettings> {
@@ -40,7 +43,8 @@ export class InterruptDeadlineSettingsService {
     { organisationId, actor, ip }: MemberCall,
     change: Partial<InterruptDeadlineSettings>,
   ): Promise<InterruptDeadlineSettings> {
-    return this.dataSource.transaction(async (tx) => {
+    let changed = false;
+    const settings = await this.dataSource.transaction(async (tx) => {
       const row = await this.organisations.deadlineSettings(
         tx,
         organisationId,
@@ -99,7 +103,10 @@ export class InterruptDeadlineSettingsService {
         metadata: { changes },
         ipAddress: ip,
       });
+      changed = true;
       return after;
     });
+    if (changed) await this.cache.changed(organisationId);
+    return settings;
   }
 }

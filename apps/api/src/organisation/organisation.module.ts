@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RolesRepository } from '../roles/roles.repository';
+import { DeadlineSettingsCache } from './deadline-settings-cache';
 import { OrganisationController } from './organisation.controller';
 import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
 import { EscalationPolicyService } from './escalation-policy.service';
@@ -21,6 +22,7 @@ import { TwoFactorRepository } from '../users/two-factor.repository';
   providers: [
     OrganisationService,
     InterruptDeadlineSettingsService,
+    DeadlineSettingsCache,
     EscalationPolicyService,
     OrganisationSetupService,
     OrganisationsRepository,
@@ -29,6 +31,6 @@ import { TwoFactorRepository } from '../users/two-factor.repository';
     // Stateless: whether the Owner turning the requirement on has two-factor sign-in on.
     TwoFactorRepository,
   ],
-  exports: [OrganisationSetupService, OrganisationsRepository],
+  exports: [OrganisationSetupService, OrganisationsRepository, DeadlineSettingsCache],
 })
 export class OrganisationModule {}

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationScopedRow } from '../organisation/organisation-row';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { ClassificationRuleEntity } from './classification-rule.entity';
 import { ReferencesInOrganisation } from '../database/references.decorator';
@@ -15,13 +16,7 @@ import { ReferencesInOrganisation } from '../database/references.decorator';
 // The retention job's walk by age: a BRIN index, which TypeORM cannot compare (migration 1795772000000).
 @Index('classification_matches_created_idx', { synchronize: false })
 @Check('classification_matches_mode_check', `"mode" IN ('shadow', 'enforce')`)
-export class ClassificationMatchEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
+export class ClassificationMatchEntity extends OrganisationScopedRow {
   @Column('uuid')
   ruleId!: string;
 

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationScopedRow } from '../organisation/organisation-row';
 import { DECISIONS, type Decision, type DeciderType } from '@interlock/domain';
 import { InterruptEntity } from './interrupt.entity';
 import { ReferencesInOrganisation } from '../database/references.decorator';
@@ -25,13 +26,7 @@ export { DECISIONS, type Decision };
   'interrupt_decisions_decided_by_check',
   `("decided_by_type" = 'member' AND "decided_by_id" IS NOT NULL) OR ("decided_by_type" = 'argus' AND "decided_by_rule_id" IS NOT NULL) OR ("decided_by_type" = 'system' AND "decided_by_reason" IS NOT NULL)`,
 )
-export class InterruptDecisionEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
+export class InterruptDecisionEntity extends OrganisationScopedRow {
   @Column('uuid')
   interruptId!: string;
 

@@ -3,18 +3,26 @@ import { References } from '../database/references.decorator';
 import { OrganisationEntity } from './organisation.entity';
 
 /**
- * A row an organisation owns, by its own id: the primary key (`organisation_id`, `id`) and the
- * foreign key to the organisation (its rows go with it). An entity extends it and declares its
- * other columns; TypeORM reads inherited columns as the entity's own, so the table is the one
- * the migrations made (the database e2e's drift check compares them).
+ * A row keyed by its organisation and its own id: the primary key (`organisation_id`, `id`) alone,
+ * with no foreign key to the organisation — for a row that goes with another of the
+ * organisation's rows (a decision with its interrupt) or that references none (an outbox event).
+ * An entity extends it and declares its other columns; TypeORM reads inherited columns as the
+ * entity's own, so the table is the one the migrations made (the database e2e's drift check
+ * compares them).
  */
-export abstract class OrganisationRow {
+export abstract class OrganisationScopedRow {
   @PrimaryColumn('uuid')
   organisationId!: string;
 
   @PrimaryColumn('uuid')
   id!: string;
+}
 
+/**
+ * A row an organisation owns, by its own id: the primary key (`organisation_id`, `id`) and the
+ * foreign key to the organisation (its rows go with it).
+ */
+export abstract class OrganisationRow extends OrganisationScopedRow {
   @References(() => OrganisationEntity, 'organisation_id')
   organisation?: OrganisationEntity;
 }

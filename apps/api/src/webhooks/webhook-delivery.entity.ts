@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Generated, Index } from 'typeorm';
+import { OrganisationScopedRow } from '../organisation/organisation-row';
 import { WebhookEventEntity } from './webhook-event.entity';
 import { ReferencesInOrganisation } from '../database/references.decorator';
 
@@ -22,13 +23,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
   'webhook_deliveries_status_check',
   `"status" IN ('pending', 'delivering', 'succeeded', 'failed')`,
 )
-export class WebhookDeliveryEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
+export class WebhookDeliveryEntity extends OrganisationScopedRow {
   /** No foreign key: an event written while its webhook is being deleted must not fail the change. */
   @Column('uuid')
   webhookId!: string;

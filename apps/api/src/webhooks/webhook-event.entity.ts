@@ -1,20 +1,15 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { OrganisationScopedRow } from '../organisation/organisation-row';
 
 /**
  * The outbox: an event, written in the same transaction as the change it reports (SPEC §8a), with
- * the exact body every delivery of it sends. Only events some webhook subscribed to are kept.
+ * the exact body every delivery of it sends. Only events some webhook subscribed to are kept. Its
+ * id is also the `webhook-id` header of its deliveries.
  */
 @Entity({ name: 'webhook_events' })
 // Retention deletes old events (and with them their deliveries), oldest first, across organisations.
 @Index('webhook_events_created_idx', ['createdAt'])
-export class WebhookEventEntity {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  /** Also the `webhook-id` header of its deliveries. */
-  @PrimaryColumn('uuid')
-  id!: string;
-
+export class WebhookEventEntity extends OrganisationScopedRow {
   @Column('text')
   type!: string;
 

@@ -71,9 +71,9 @@ export class ApiKeysService {
         expiresAt,
       });
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'api_key.created',
-        actor: actor,
+        actor,
         target: { type: 'api_key', id, name },
         metadata: { expiry, start, expiresAt: expiresAt?.toISOString() ?? null },
         ipAddress: ip,
@@ -103,9 +103,9 @@ export class ApiKeysService {
       if (updated === undefined) throw DomainError.of('NOT_FOUND');
       if (before.name !== name) {
         await writeAuditEntry(tx, {
-          organisationId: organisationId,
+          organisationId,
           action: 'api_key.renamed',
-          actor: actor,
+          actor,
           target: { type: 'api_key', id, name },
           metadata: { previousName: before.name, name },
           ipAddress: ip,
@@ -124,9 +124,9 @@ export class ApiKeysService {
       const deleted = await this.keys.delete(tx, organisationId, id);
       if (deleted === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'api_key.revoked',
-        actor: actor,
+        actor,
         target: { type: 'api_key', id, name: deleted.name },
         metadata: { start: deleted.start },
         ipAddress: ip,

@@ -119,9 +119,9 @@ export class WebhooksService {
         createdBy: actor.id,
       });
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'webhook.created',
-        actor: actor,
+        actor,
         target: { type: 'webhook', id, name: url },
         metadata: {
           url,
@@ -166,9 +166,9 @@ export class WebhooksService {
         changes.enabled !== undefined,
       );
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'webhook.updated',
-        actor: actor,
+        actor,
         target: { type: 'webhook', id, name: after.url },
         metadata: { changes },
         ipAddress: ip,
@@ -185,9 +185,9 @@ export class WebhooksService {
       const webhook = await this.webhooks.delete(tx, organisationId, id);
       if (webhook === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'webhook.deleted',
-        actor: actor,
+        actor,
         target: { type: 'webhook', id, name: webhook.url },
         metadata: { url: webhook.url },
         ipAddress: ip,
@@ -210,9 +210,9 @@ export class WebhooksService {
         this.box.seal(secret, organisationId, id),
       );
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'webhook.secret_rotated',
-        actor: actor,
+        actor,
         target: { type: 'webhook', id, name: webhook.url },
         metadata: {
           previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null,
@@ -237,7 +237,7 @@ export class WebhooksService {
         id: eventId,
         type: 'webhook.test',
         createdAt,
-        organisationId: organisationId,
+        organisationId,
         data: { webhookId: id, message: `A test event sent from Interlock by ${actor.name}.` },
       });
       const newId = randomUUID();
@@ -266,7 +266,7 @@ export class WebhooksService {
     const page = await keysetPage<DeliveryRow>(
       this.cursors,
       {
-        organisationId: organisationId,
+        organisationId,
         filters,
         cursor: query.cursor,
         limit: query.limit ?? DEFAULT_PAGE,
@@ -305,9 +305,9 @@ export class WebhooksService {
       }
       await this.webhooks.requeueDelivery(tx, organisationId, deliveryId);
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'webhook.delivery_retried',
-        actor: actor,
+        actor,
         target: { type: 'webhook', id, name: webhook.url },
         metadata: {
           deliveryId,

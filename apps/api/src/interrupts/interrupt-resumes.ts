@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { DomainError } from '@interlock/domain';
+import type { Statement } from '../database/combined-statement';
 import type { Queryable } from '../database/query-rows.util';
 import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import { WEBHOOK_SECRET_PREFIX, WebhookSecretBox } from '../webhooks/webhook-secret.util';
@@ -88,6 +89,25 @@ export class InterruptResumes implements OutboxListener {
     events: readonly OutboxEvent[],
     _cause: OutboxCause,
   ): Promise<void> {
+    for (const statement of this.statements(organisationId, events))
+      await tx.query(statement.text, [...statement.values]);
+  }
+
+  /**
+   * Its statements need no answer; they may run at once unless two are of one interrupt (the
+   * first final event moves its row, and the second must see it moved).
+   */
+  async statementsFor(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+  ): Promise<readonly Statement[] | undefined> {
+    const statements = this.statements(organisationId, events);
+    const interrupts = new Set(statements.map((statement) => statement.values[1]));
+    return interrupts.size === statements.length ? statements : undefined;
+  }
+
+  private statements(organisationId: string, events: readonly OutboxEvent[]): Statement[] {
+    const statements: Statement[] = [];
     for (const event of events) {
       if (!FINAL_EVENTS.has(event.type)) continue;
       const id = randomUUID();
@@ -98,7 +118,11 @@ export class InterruptResumes implements OutboxListener {
         organisationId,
         data: event.data,
       });
-      await tx.query(MAKE_DUE, [organisationId, event.subjectId, id, event.type, body]);
+      statements.push({
+        text: MAKE_DUE,
+        values: [organisationId, event.subjectId, id, event.type, body],
+      });
     }
+    return statements;
   }
 }

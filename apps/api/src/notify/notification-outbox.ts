@@ -4,6 +4,7 @@ import {
   EVENT_SUBJECTS,
   type NotificationKind,
 } from '@interlock/domain';
+import type { Statement } from '../database/combined-statement';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
 import type { Risk } from '../classification/rule-engine';
@@ -240,6 +241,18 @@ INSERT INTO notifications (organisation_id, id, recipient_user_id, recipient_ema
                            data, batch_key, status, due_at, scheduled_for, max_attempts)
 VALUES ($1, $2::uuid, NULL, $3::text, 'email:' || $3::text, 'email', 'invitation', 'immediately', $2::uuid, $4::jsonb, $6::text, 'pending', now(), now(), $5)`;
 
+/**
+ * Where a notification statement goes: run in the transaction (answering its recipients), or
+ * collected for one statement with the outbox's others. `answer`: the caller reads the recipients.
+ */
+type Sink = (statement: Statement, answer: boolean) => Promise<string[]>;
+
+/** A sink that runs each statement in `tx`. */
+function running(tx: Queryable): Sink {
+  return async ({ text, values }) =>
+    (await queryRows<{ user_id: string }>(tx, text, [...values])).map((r) => r.user_id);
+}
+
 /** An invitation to email: the link carries the token, kept sealed until it is sent. */
 export interface InvitationNotice {
   invitationId: string;
@@ -271,6 +284,39 @@ export class NotificationOutbox implements OutboxListener {
     events: readonly OutboxEvent[],
     cause: OutboxCause = {},
   ): Promise<void> {
+    await this.writeEvents(running(tx), organisationId, events, cause);
+  }
+
+  /**
+   * Its statements, unless one's recipients are read (a new interrupt's assignee, left out of the
+   * readers told next). Its statements write new rows only, so they may run at once.
+   */
+  async statementsFor(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<readonly Statement[] | undefined> {
+    const statements: Statement[] = [];
+    let answered = false;
+    await this.writeEvents(
+      async (statement, answer) => {
+        answered ||= answer;
+        statements.push(statement);
+        return [];
+      },
+      organisationId,
+      events,
+      cause,
+    );
+    return answered ? undefined : statements;
+  }
+
+  private async writeEvents(
+    sink: Sink,
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<void> {
     // The member who made the change is not told about it (assigning to their own team, deciding what was theirs…).
     const actor = cause.memberId === undefined ? [] : [cause.memberId];
     // A new interrupt is told about as argus left it in the same write (decided, routed,
@@ -283,11 +329,12 @@ export class NotificationOutbox implements OutboxListener {
           const interrupt = latest.get(event.subjectId) ?? event.data;
           // Decided at once (by argus): nothing waits for anyone.
           if (interrupt.status !== 'open') break;
+          // Its assignee, told first: the readers' statement leaves them out.
           const told =
             interrupt.assignee === null
               ? []
               : await this.notify(
-                  tx,
+                  (statement) => sink(statement, true),
                   organisationId,
                   'interrupt.assigned',
                   interrupt,
@@ -295,7 +342,7 @@ export class NotificationOutbox implements OutboxListener {
                 );
           // Escalated as it opened (an argus route): the readers hear it as escalated.
           await this.notify(
-            tx,
+            sink,
             organisationId,
             interrupt.escalationLevel > 0 ? 'interrupt.escalated' : 'interrupt.opened',
             interrupt,
@@ -305,7 +352,7 @@ export class NotificationOutbox implements OutboxListener {
         }
         case 'interrupt.assigned':
           await this.notify(
-            tx,
+            sink,
             organisationId,
             'interrupt.assigned',
             event.data,
@@ -313,7 +360,7 @@ export class NotificationOutbox implements OutboxListener {
           );
           break;
         case 'interrupt.escalated':
-          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, {
+          await this.notify(sink, organisationId, 'interrupt.escalated', event.data, {
             ...this.assigneeOnly(event.data, actor),
             watchers: true,
           });
@@ -323,7 +370,7 @@ export class NotificationOutbox implements OutboxListener {
           const interrupt = event.data;
           if (interrupt.status !== 'open') break;
           await this.notify(
-            tx,
+            sink,
             organisationId,
             'interrupt.reminder',
             interrupt,
@@ -335,7 +382,7 @@ export class NotificationOutbox implements OutboxListener {
         case 'interrupt.expired':
           // Those it waited on hear that it no longer does, who closed it and why (SPEC §8h).
           await this.notify(
-            tx,
+            sink,
             organisationId,
             'interrupt.closed',
             event.data,
@@ -344,12 +391,12 @@ export class NotificationOutbox implements OutboxListener {
           );
           break;
         case 'interrupt.approval_added':
-          await this.approvalNeeded(tx, organisationId, event.data, cause);
+          await this.approvalNeeded(sink, organisationId, event.data, cause);
           break;
         case 'interrupt.answered':
           if (event.data.assignee !== null)
             await this.notify(
-              tx,
+              sink,
               organisationId,
               'interrupt.decided',
               event.data,
@@ -369,7 +416,7 @@ export class NotificationOutbox implements OutboxListener {
    * `interrupt.approval_needed`). The action is the one whose latest approval is the approver's.
    */
   private async approvalNeeded(
-    tx: Queryable,
+    sink: Sink,
     organisationId: string,
     interrupt: InterruptResponse,
     cause: OutboxCause,
@@ -388,7 +435,7 @@ export class NotificationOutbox implements OutboxListener {
     const approved = (action.approvals ?? []).map((a) => a.memberId);
     const team = action.approverTeam ?? null;
     await this.notify(
-      tx,
+      sink,
       organisationId,
       'interrupt.approval_needed',
       interrupt,
@@ -422,7 +469,7 @@ export class NotificationOutbox implements OutboxListener {
   ): Promise<string[]> {
     if (interrupt.status !== 'open') return [];
     return this.notify(
-      tx,
+      running(tx),
       organisationId,
       'interrupt.deadline_approaching',
       interrupt,
@@ -481,7 +528,7 @@ export class NotificationOutbox implements OutboxListener {
   }
 
   private async notify(
-    tx: Queryable,
+    sink: Sink,
     organisationId: string,
     kind: NotificationKind,
     interrupt: InterruptResponse,
@@ -490,7 +537,7 @@ export class NotificationOutbox implements OutboxListener {
     extra: Partial<InterruptNotice> = {},
   ): Promise<string[]> {
     if (!audience.watchers && audience.assignee === null) return [];
-    const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
+    const values = [
       organisationId,
       kind,
       interrupt.id,
@@ -504,7 +551,7 @@ export class NotificationOutbox implements OutboxListener {
       this.maxAttempts,
       this.verifiedOnly,
       audience.permission ?? 'interrupt.read',
-    ]);
-    return rows.map((r) => r.user_id);
+    ];
+    return sink({ text: WRITE_INTERRUPT_NOTIFICATIONS, values }, false);
   }
 }

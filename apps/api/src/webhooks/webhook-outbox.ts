@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditActorRef, EventType, WebhookEventData } from '@interlock/domain';
+import { combineStatements, type Statement } from '../database/combined-statement';
 import type { Queryable } from '../database/query-rows.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { SessionResponse } from '../sessions/dto/session.response';
@@ -43,6 +44,17 @@ export interface OutboxListener {
     events: readonly OutboxEvent[],
     cause: OutboxCause,
   ): Promise<void>;
+  /**
+   * The statements `write` would make for these events, when it needs none's answer and they may
+   * run at once (none reads what another writes, none writes a row twice): the outbox then runs
+   * them in one statement with its own and the other listeners' (`combineStatements`), and does
+   * not call `write`. Undefined (or no such method): `write` is called.
+   */
+  statementsFor?(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<readonly Statement[] | undefined>;
 }
 
 /**
@@ -79,17 +91,36 @@ export class WebhookOutbox {
   ): Promise<void> {
     // The trace this change is part of (traces on): its deliveries continue it.
     const traceParent = currentTraceparent();
-    for (const event of events) {
-      const id = randomUUID();
-      const createdAt = new Date().toISOString();
-      const body = JSON.stringify({
-        id,
-        type: event.type,
-        createdAt,
-        organisationId,
-        data: event.data,
-      });
-      await tx.query(WRITE_EVENT, [
+    const own = events.map((event) => this.eventStatement(organisationId, event, traceParent));
+    // One event (an interrupt opened, …): its rows and every listener's in one round trip.
+    const combined =
+      events.length === 1 && (await this.combined(own, organisationId, events, cause));
+    if (combined) {
+      await tx.query(combined.text, [...combined.values]);
+      return;
+    }
+    for (const statement of own) await tx.query(statement.text, [...statement.values]);
+    for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
+  }
+
+  /** The event kept, with a delivery to each webhook subscribed (WRITE_EVENT). */
+  private eventStatement(
+    organisationId: string,
+    event: OutboxEvent,
+    traceParent: string | null,
+  ): Statement {
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    const body = JSON.stringify({
+      id,
+      type: event.type,
+      createdAt,
+      organisationId,
+      data: event.data,
+    });
+    return {
+      text: WRITE_EVENT,
+      values: [
         organisationId,
         id,
         event.type,
@@ -98,8 +129,23 @@ export class WebhookOutbox {
         createdAt,
         this.maxAttempts,
         traceParent,
-      ]);
+      ],
+    };
+  }
+
+  /** Every statement of the write as one, when every listener can say its own (`statementsFor`). */
+  private async combined(
+    own: readonly Statement[],
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<Statement | undefined> {
+    const all = [...own];
+    for (const listener of this.listeners) {
+      const theirs = await listener.statementsFor?.(organisationId, events, cause);
+      if (theirs === undefined) return undefined;
+      all.push(...theirs);
     }
-    for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
+    return combineStatements(all);
   }
 }

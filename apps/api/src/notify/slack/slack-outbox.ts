@@ -1,3 +1,4 @@
+import type { Statement } from '../../database/combined-statement';
 import type { Queryable } from '../../database/query-rows.util';
 import type { OutboxCause, OutboxEvent, OutboxListener } from '../../webhooks/webhook-outbox';
 import { interruptsOf, toNotice } from '../notification-outbox';
@@ -50,6 +51,27 @@ export class SlackOutbox implements OutboxListener {
     events: readonly OutboxEvent[],
     cause: OutboxCause = {},
   ): Promise<void> {
+    for (const statement of this.statements(organisationId, events, cause))
+      await tx.query(statement.text, [...statement.values]);
+  }
+
+  /** Its statements need no answer; they may run at once unless two are of one interrupt's message. */
+  async statementsFor(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<readonly Statement[] | undefined> {
+    const statements = this.statements(organisationId, events, cause);
+    const interrupts = new Set(statements.map((statement) => statement.values[1]));
+    return interrupts.size === statements.length ? statements : undefined;
+  }
+
+  private statements(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Statement[] {
+    const statements: Statement[] = [];
     // A new interrupt is posted as argus left it in the same write (or not at all, if argus
     // decided it): its later events there are part of its creation.
     const { latest, createdHere } = interruptsOf(events);
@@ -69,10 +91,14 @@ export class SlackOutbox implements OutboxListener {
           event.type === 'interrupt.escalated');
       if (mayPost) {
         const team = interrupt.assignee?.type === 'team' ? interrupt.assignee.id : null;
-        await tx.query(POST, [organisationId, interrupt.id, notice, team, interrupt.risk ?? null]);
+        statements.push({
+          text: POST,
+          values: [organisationId, interrupt.id, notice, team, interrupt.risk ?? null],
+        });
       } else {
-        await tx.query(TOUCH, [organisationId, interrupt.id, notice]);
+        statements.push({ text: TOUCH, values: [organisationId, interrupt.id, notice] });
       }
     }
+    return statements;
   }
 }

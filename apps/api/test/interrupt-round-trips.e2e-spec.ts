@@ -1,0 +1,80 @@
+import request from 'supertest';
+import { DataSource, type EntityManager } from 'typeorm';
+import { PreparedReads } from '../src/database/prepared-reads';
+import { organisationWithKey, type OrganisationWithKey } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Issue 28: what one POST /api/interrupts asks of Postgres inside its transaction — the interrupt,
+// its record, one statement for every outbox row of its one event (the webhook delivery, the
+// members' notifications, the Slack message), the month's count and the audit entry; the
+// organisation's deadline settings from memory once read.
+describe('the statements of one POST /api/interrupts (real Postgres)', () => {
+  let t: TestApp;
+  let org: OrganisationWithKey;
+  /** The statements of the transactions begun since the last call, in order. */
+  let statements: string[] = [];
+  const http = () => request(t.app.getHttpServer());
+  const open = async (body: Record<string, unknown> = {}) => {
+    statements = [];
+    const res = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', org.key)
+      .send({ title: 'Refund order', actionRequests: [{ name: 'refund' }], ...body });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const rowsOf = async (table: string, column: string, id: string) =>
+    (
+      (await t.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [id])) as {
+        n: number;
+      }[]
+    )[0].n;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    org = await organisationWithKey(t.app.getHttpServer(), 'Round trips');
+    const hook = await http()
+      .post('/api/webhooks')
+      .set('cookie', org.owner.cookie)
+      .send({ url: 'https://example.test/hook', eventTypes: null });
+    expect(hook.status).toBe(201);
+    const reads = t.app.get(PreparedReads);
+    const within = reads.within.bind(reads);
+    jest.spyOn(reads, 'within').mockImplementation((tx: EntityManager) => {
+      const queries = within(tx);
+      return {
+        query: (sql: string, params?: unknown[]) => {
+          statements.push(sql.trim());
+          return queries.query(sql, params);
+        },
+      } as ReturnType<PreparedReads['within']>;
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('five statements: the outbox rows of the one event in one of them, the settings not read again', async () => {
+    await open();
+    const id = await open();
+    const outbox = statements.filter((s) => s.includes('INSERT INTO webhook_deliveries'));
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toContain('INSERT INTO notifications');
+    expect(outbox[0]).toContain('INSERT INTO slack_messages');
+    expect(statements.some((s) => s.includes('interrupt_timeout_default_seconds'))).toBe(false);
+    expect(statements).toHaveLength(5);
+    // The rows it wrote: the webhook's delivery and the owner's email.
+    expect(await rowsOf('webhook_deliveries', 'subject_id', id)).toBe(1);
+    expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);
+  });
+
+  it("an interrupt assigned as it opens: the assignee's notification is read before the readers' (one statement each)", async () => {
+    const id = await open({ assignTo: { memberId: org.owner.memberId } });
+    expect(statements.filter((s) => s.includes('INSERT INTO notifications'))).toHaveLength(2);
+    expect(statements.filter((s) => s.includes('INSERT INTO webhook_deliveries'))).toHaveLength(2);
+    // The owner, its assignee, is told once (assigned), not again as a reader.
+    expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);
+  });
+});

@@ -9,8 +9,10 @@
 //
 //   npx nx run tools:bench-wait-cycle
 //
-// Environment: AGENTS (default 300), HOLD seconds (default 2, under 20: no jitter), WINDOW seconds
-// per measurement (default 30, after a warm-up of one hold and 3 s), ROUNDS (default 3),
+// Environment: AGENTS (default 300), HOLD seconds (default 2; 1 to 60: from 20 on the holds are
+// levelled and end on the instance's ticks, SPEC §8e, and the agents begin at random moments of
+// the first HOLD seconds, as agents started apart do), WINDOW seconds per measurement (default 30,
+// after a warm-up of one hold and 3 s, and those first HOLD seconds), ROUNDS (default 3),
 // BENCH_DATABASE_URL (else a throwaway cluster), BENCH_WAIT_CYCLE_PROFILE=<dir> (node --cpu-prof),
 // REASK=at-once for agents that ask again in the turn their answer came (the SDK before issue 37's
 // fix: a new connection almost every cycle) instead of on the next turn; REASK=both measures this
@@ -45,7 +47,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The next turn of the event loop: fetch's pool has the last answer's connection back by then. */
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
-if (!(HOLD >= 1 && HOLD < 20)) throw new Error('HOLD must be from 1 to 19 seconds');
+if (!(Number.isInteger(HOLD) && HOLD >= 1 && HOLD <= 60))
+  throw new Error('HOLD must be a whole number of seconds from 1 to 60');
+/** Long holds (levelled, SPEC §8e): the agents begin spread over the first hold. */
+const STAGGER_MS = HOLD >= 20 ? HOLD * 1000 : 0;
 
 /** Connections this process's fetch has opened so far (undici's diagnostics channel). */
 let connectionsOpened = 0;
@@ -90,7 +95,12 @@ function startAgents(base, key, ids, reaskAtOnce) {
       if (!reaskAtOnce) await nextTurn();
     }
   };
-  const all = Promise.all(ids.map(agent));
+  const all = Promise.all(
+    ids.map(async (id) => {
+      if (STAGGER_MS > 0) await sleep(Math.random() * STAGGER_MS);
+      if (running) await agent(id);
+    }),
+  );
   return {
     cycles: () => cycles,
     stop: async () => {
@@ -104,7 +114,7 @@ function startAgents(base, key, ids, reaskAtOnce) {
 async function measure({ service, reaskAtOnce, name }, key, ids) {
   const agents = startAgents(service.base, key, ids, reaskAtOnce);
   try {
-    await sleep(HOLD * 1000 + 3_000);
+    await sleep(STAGGER_MS + HOLD * 1000 + 3_000);
     const cpu0 = cpuMicros(service.pid);
     const cycles0 = agents.cycles();
     const opened0 = connectionsOpened;

@@ -6,7 +6,7 @@ import {
   WAIT_READ_BATCH_MAX,
   WAIT_READ_GATHER_MS,
   WAIT_READS_AT_ONCE,
-  WAIT_END_GRID_MS,
+  WAIT_END_TICK_MS,
   WAIT_END_SLOT_SPARE,
   WAIT_KNOWN_OPEN_MS,
   WaitEnds,
@@ -327,22 +327,115 @@ describe('InterruptWaits', () => {
     expect(Math.max(...at)).toBe(20_000);
   });
 
-  it('WaitEnds: a hold that ends early lasts a multiple of WAIT_END_GRID_MS, from half its time to its full time', () => {
+  it('WaitEnds: a long hold ends on a tick of WAIT_END_TICK_MS, from half its time to its full time, at most one tick early alone', () => {
     let r = 0;
     // Moments spread over each second, begun at instants that are not on the grid.
     const ends = new WaitEnds(() => (r = (r + 0.137) % 1));
-    const held: number[] = [];
+    const held: { now: number; at: number }[] = [];
     for (let i = 0; i < 3_000; i++) {
-      const now = 1_000_000 + i * 7;
-      held.push(ends.schedule(now, 60_000).at - now);
+      const now = 1_000_123 + i * 7;
+      held.push({ now, at: ends.schedule(now, 60_000).at });
     }
-    const early = held.filter((ms) => ms < 60_000);
-    expect(early.length).toBeGreaterThan(1_000);
-    expect(early.filter((ms) => ms % WAIT_END_GRID_MS !== 0)).toEqual([]);
-    expect(Math.min(...held)).toBeGreaterThanOrEqual(30_000);
-    expect(Math.max(...held)).toBe(60_000);
-    // A few hundred durations at most (Node's timer lists), not one a hold.
-    expect(new Set(held).size).toBeLessThanOrEqual(30_000 / WAIT_END_GRID_MS + 1);
+    expect(held.filter(({ at }) => at % WAIT_END_TICK_MS !== 0)).toEqual([]);
+    const ms = held.map(({ now, at }) => at - now);
+    expect(Math.min(...ms)).toBeGreaterThanOrEqual(30_000);
+    expect(Math.max(...ms)).toBeLessThanOrEqual(60_000);
+    // Levelled early for the most part; and as few ends as ticks, not one a hold.
+    expect(ms.filter((m) => m <= 60_000 - WAIT_END_TICK_MS).length).toBeGreaterThan(1_000);
+    const ticks = new Set(held.map(({ at }) => at));
+    expect(ticks.size).toBeLessThanOrEqual((30_000 + 3_000 * 7) / WAIT_END_TICK_MS + 1);
+    // One hold alone (a fresh count) runs its full time but the part of a tick.
+    const alone = new WaitEnds(() => 0.5);
+    for (const now of [2_000_000, 2_000_001, 2_000_999]) {
+      const { at } = alone.schedule(now, 60_000);
+      expect(at % WAIT_END_TICK_MS).toBe(0);
+      expect(at).toBeLessThanOrEqual(now + 60_000);
+      expect(at).toBeGreaterThan(now + 60_000 - WAIT_END_TICK_MS);
+      alone.release(Math.floor((now + 60_000) / 1000));
+    }
+  });
+
+  it('long holds end on ticks, one timer a tick; a short one keeps its own exact time', async () => {
+    // Off the grid: the holds begin at instants that are not ticks.
+    jest.setSystemTime(Date.now() + 123);
+    const { waits } = setUp();
+    const ended: { i: number; at: number; begun: number }[] = [];
+    // A few (under WAIT_END_SLOT_SPARE a second and length), so none is levelled early.
+    for (let i = 0; i < 16; i++) {
+      const begun = Date.now();
+      void waits
+        .register(ORG, `${A}-${i}`)
+        .until(i % 2 === 0 ? 60_000 : 25_000)
+        .then(() => ended.push({ i, at: Date.now(), begun }));
+      await jest.advanceTimersByTimeAsync(37);
+    }
+    const shortBegun = Date.now();
+    let shortEnded = 0;
+    void waits
+      .register(ORG, B)
+      .until(10_000)
+      .then(() => (shortEnded = Date.now()));
+    // 16 holds begun over 0.6 s, of two lengths: a few ticks, each under one timer, and the short hold's own.
+    expect(waits.pendingTicks).toBeGreaterThanOrEqual(2);
+    expect(waits.pendingTicks).toBeLessThanOrEqual(4);
+    expect(jest.getTimerCount()).toBe(waits.pendingTicks + 1);
+    await jest.advanceTimersByTimeAsync(61_000);
+    expect(shortEnded - shortBegun).toBe(10_000);
+    expect(ended).toHaveLength(16);
+    for (const { i, at, begun } of ended) {
+      const ms = i % 2 === 0 ? 60_000 : 25_000;
+      expect(at % WAIT_END_TICK_MS).toBe(0);
+      expect(at - begun).toBeLessThanOrEqual(ms);
+      expect(at - begun).toBeGreaterThan(ms - WAIT_END_TICK_MS);
+    }
+    expect(waits.pendingTicks).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it("a wait woken before its tick leaves the tick's list; the tick's last one takes its timer", async () => {
+    const { waits } = setUp();
+    const outcomes: string[] = [];
+    const hold = (id: string) =>
+      void waits
+        .register(ORG, id)
+        .until(60_000)
+        .then((o) => outcomes.push(`${id} ${o}`));
+    hold(A);
+    hold(B);
+    hold(`${A}-2`);
+    expect([waits.pendingTicks, jest.getTimerCount()]).toEqual([1, 1]);
+    await waits.announceSettled(ORG, B);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcomes).toEqual([`${B} settled`]);
+    expect([waits.pendingTicks, jest.getTimerCount()]).toEqual([1, 1]);
+    // Either end of the list: the first held, then the last.
+    await waits.announceSettled(ORG, A);
+    await jest.advanceTimersByTimeAsync(0);
+    expect([waits.pendingTicks, jest.getTimerCount()]).toEqual([1, 1]);
+    await waits.announceSettled(ORG, `${A}-2`);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcomes).toEqual([`${B} settled`, `${A} settled`, `${A}-2 settled`]);
+    expect([waits.pendingTicks, jest.getTimerCount()]).toEqual([0, 0]);
+    // The waits left in the middle of a tick's list still end at their tick, and only they.
+    for (const id of ['x', 'y', 'z']) hold(id);
+    await waits.announceSettled(ORG, 'y');
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(outcomes.slice(3).sort()).toEqual(['x elapsed', 'y settled', 'z elapsed']);
+    expect(waits.size).toBe(0);
+  });
+
+  it('stopping ends the waits of every tick at once and clears their timers', async () => {
+    const { waits } = setUp();
+    const outcomes: Promise<string>[] = [];
+    for (let i = 0; i < 40; i++) {
+      outcomes.push(waits.register(ORG, `${A}-${i}`).until(20_000 + i * 1_000));
+      await jest.advanceTimersByTimeAsync(250);
+    }
+    expect(waits.pendingTicks).toBeGreaterThan(10);
+    expect(jest.getTimerCount()).toBe(waits.pendingTicks);
+    waits.stopWaiting();
+    expect(await Promise.all(outcomes)).toEqual(outcomes.map(() => 'stopping'));
+    expect([waits.pendingTicks, jest.getTimerCount(), waits.size]).toEqual([0, 0, 0]);
   });
 
   it('runs at most WAIT_READS_AT_ONCE reads at once, the others in their order; a failed read passes its turn on', async () => {

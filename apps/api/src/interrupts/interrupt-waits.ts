@@ -51,11 +51,13 @@ export const WAIT_END_SLOT_MS = 1_000;
 export const WAIT_END_SLOT_SPARE = 10;
 
 /**
- * A long hold that ends early lasts a multiple of this (ms), at most its full time. Node keeps one
- * list of timers per duration: held waits ending at random moments each had a list of their own
- * (0.87 a wait at 10,000), a few hundred are shared now (issue 37 §6).
+ * Long holds end on this instance's clock's grid of this many ms (WaitEnds): the waits of one tick
+ * end under one timer, in one turn of the event loop, and their agents' next requests arrive
+ * together — a wait cycle then pays an event-loop wake, a timer and a socket write per tick rather
+ * than per hold (issue 37 §6: a bare Node server holding 10,000 waits spent 0.77 ms of CPU a cycle
+ * ending each at its own moment, 0.45 ms ending them on a 1 s grid).
  */
-export const WAIT_END_GRID_MS = 100;
+export const WAIT_END_TICK_MS = 1_000;
 
 /** The earliest a long hold may end: half its time (a hold of 60 s: after 30 s at the soonest). */
 export function waitEarliestEndMs(ms: number): number {
@@ -66,10 +68,12 @@ export function waitEarliestEndMs(ms: number): number {
  * When this instance's long holds end, counted per slot of WAIT_END_SLOT_MS, so that a herd of
  * them is levelled at its root: a hold of N ≥ 20 s ends at N unless its slot already holds its
  * share of the ends — the long holds scheduled, spread evenly over N, plus WAIT_END_SLOT_SPARE —
- * else in the latest slot from N/2 on that has room (at a random moment of it, rounded up to the hold
- * lasting a multiple of WAIT_END_GRID_MS), else in the least
- * full of them. One agent waits its full N; 10,000 waits begun together end spread over the last
- * half of their hold, and again a full N later each, so the herd does not form again.
+ * else in the latest slot from N/2 on that has room, else in the least full of them. One agent
+ * waits its full N; 10,000 waits begun together end spread over the last half of their hold, and
+ * again a full N later each, so the herd does not form again. The slot is chosen so; the moment in
+ * it is a tick of WAIT_END_TICK_MS on `now`'s clock (at random among the slot's ticks, if it has
+ * several), never after N nor before N/2: a hold ends up to one tick early, and the ends of one
+ * tick share one timer (InterruptWaits).
  */
 export class WaitEnds {
   private readonly slots = new Map<number, number>();
@@ -83,14 +87,16 @@ export class WaitEnds {
   }
 
   /**
-   * The time (ms on `now`'s clock) a hold of `ms` begun at `now` ends, and its slot (undefined for a
-   * hold that is not levelled); `release(slot)` when the hold ends, whatever ended it.
+   * The time (ms on `now`'s clock) a hold of `ms` begun at `now` ends — a multiple of
+   * WAIT_END_TICK_MS for a levelled hold — and its slot (undefined for a hold that is not
+   * levelled: it ends at `now + ms`); `release(slot)` when the hold ends, whatever ended it.
    */
   schedule(now: number, ms: number): { at: number; slot: number | undefined } {
     if (ms < WAIT_LEVEL_FROM_MS) return { at: now + ms, slot: undefined };
     const full = now + ms;
+    const earliest = now + waitEarliestEndMs(ms);
     const last = Math.floor(full / WAIT_END_SLOT_MS);
-    const first = Math.ceil((now + waitEarliestEndMs(ms)) / WAIT_END_SLOT_MS);
+    const first = Math.ceil(earliest / WAIT_END_SLOT_MS);
     const share = Math.ceil((this.scheduled * WAIT_END_SLOT_MS) / ms) + WAIT_END_SLOT_SPARE;
     let chosen = last;
     let least = Infinity;
@@ -104,10 +110,15 @@ export class WaitEnds {
     }
     this.slots.set(chosen, (this.slots.get(chosen) ?? 0) + 1);
     this.scheduled++;
-    if (chosen === last) return { at: full, slot: chosen };
-    const moment = chosen * WAIT_END_SLOT_MS + Math.floor(this.random() * WAIT_END_SLOT_MS);
-    const held = Math.ceil(Math.max(0, moment - now) / WAIT_END_GRID_MS) * WAIT_END_GRID_MS;
-    return { at: Math.min(full, now + held), slot: chosen };
+    const moment =
+      chosen === last ? full : chosen * WAIT_END_SLOT_MS + this.random() * WAIT_END_SLOT_MS;
+    // The tick at or before the moment, within [N/2, N] (a hold of 20 s or more spans ticks).
+    const tick = Math.floor(moment / WAIT_END_TICK_MS) * WAIT_END_TICK_MS;
+    const at = Math.min(
+      Math.floor(full / WAIT_END_TICK_MS) * WAIT_END_TICK_MS,
+      Math.max(Math.ceil(earliest / WAIT_END_TICK_MS) * WAIT_END_TICK_MS, tick),
+    );
+    return { at, slot: chosen };
   }
 
   release(slot: number | undefined): void {
@@ -155,9 +166,9 @@ export interface WaitClient {
 /** One held request, registered before its first read so that no announcement can slip between. */
 export interface InterruptWait {
   /**
-   * Resolves when the interrupt is announced settled, `ms` pass (a long hold: possibly sooner, no
-   * sooner than half of it, when many others would end with it: WaitEnds), `client` leaves or the
-   * instance stops.
+   * Resolves when the interrupt is announced settled, `ms` pass (a long hold: on a tick of
+   * WAIT_END_TICK_MS up to one tick sooner, or sooner still but no sooner than half of it when many
+   * others would end with it: WaitEnds), `client` leaves or the instance stops.
    */
   until(ms: number, client?: WaitClient): Promise<WaitOutcome>;
   /** Unregisters (idempotent); call it in every case. */
@@ -201,6 +212,26 @@ function elapse(wait: Waiter): void {
 }
 
 /**
+ * The long holds that end at one tick (WaitEnds), in a list through the waits themselves (no Set
+ * entry, no closure a wait), under one timer: InterruptWaits.endTick wakes them all in one turn.
+ */
+class WaitTick {
+  head: HeldWait | undefined;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly waits: InterruptWaits,
+    /** The tick, ms on Date.now()'s clock. */
+    readonly at: number,
+  ) {}
+}
+
+/** A tick's time comes (a module function and the tick as its argument). */
+function endTick(tick: WaitTick): void {
+  tick.waits.endTick(tick);
+}
+
+/**
  * One registered wait (InterruptWaits.register). A class rather than closures: it is what a held
  * request keeps for as long as it is held, thousands at once, and each closure the service's
  * bundle names (esbuild's keepNames) costs about 300 bytes of heap with its property array (issue
@@ -210,8 +241,13 @@ class HeldWait implements InterruptWait, Waiter {
   woken: WaitOutcome | undefined;
   registered = false;
   private done: ((outcome: WaitOutcome) => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private slot: number | undefined;
+  /** A short hold's own timer (InterruptWaits.hold). */
+  timer: NodeJS.Timeout | undefined;
+  /** A long hold's slot (WaitEnds) and tick, and its neighbours in the tick's list. */
+  slot: number | undefined;
+  tick: WaitTick | undefined;
+  tickPrev: HeldWait | undefined;
+  tickNext: HeldWait | undefined;
   private client: WaitClient | undefined;
 
   constructor(
@@ -227,12 +263,10 @@ class HeldWait implements InterruptWait, Waiter {
     if (this.done === undefined) return;
     const done = this.done;
     this.done = undefined;
-    this.waits.unhold(this.slot);
+    this.waits.unhold(this);
     // Registered from before its first read to now: a change that ended the interrupt would have
     // woken it — unless announcements were missed meanwhile (markOpen checks for a resync since).
     if (this.woken === 'elapsed') this.waits.markOpen(this.key, this.resyncsAt);
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.client?.onLeave(undefined);
     this.client = undefined;
     this.release();
@@ -258,10 +292,7 @@ class HeldWait implements InterruptWait, Waiter {
     if (client?.left) return Promise.resolve<WaitOutcome>('disconnected');
     return new Promise<WaitOutcome>((done) => {
       this.done = done;
-      const now = Date.now();
-      const end = this.waits.hold(now, ms);
-      this.slot = end.slot;
-      this.timer = setTimeout(elapse, end.at - now, this);
+      this.waits.hold(this, ms);
       this.client = client;
       client?.onLeave(this);
     });
@@ -305,6 +336,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private readonly answerQueue: (() => void)[] = [];
   private statusReader: WaitStatusReader | undefined;
   private readonly ends = new WaitEnds();
+  /** The ticks long holds end at, by time (hold). */
+  private readonly ticks = new Map<number, WaitTick>();
   /**
    * The interrupts known open here without a read (takeKnownOpen), by key, in two generations of
    * WAIT_KNOWN_OPEN_MS: marked when a wait on one ran its time, cleared by its announcement, all
@@ -509,16 +542,70 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     this.knownOpenTurnsAt += steps * WAIT_KNOWN_OPEN_MS;
   }
 
-  /** A registered wait begins its hold of `ms` at `now`: when it ends, and its slot (WaitEnds). */
-  hold(now: number, ms: number): { at: number; slot: number | undefined } {
+  /**
+   * A registered wait begins its hold of `ms` now (WaitEnds): a short one under a timer of its own,
+   * a long one in the list of its tick, under the tick's one timer.
+   */
+  hold(wait: HeldWait, ms: number): void {
     this.inUntil++;
-    return this.ends.schedule(now, ms);
+    const now = Date.now();
+    const end = this.ends.schedule(now, ms);
+    wait.slot = end.slot;
+    if (end.slot === undefined) {
+      wait.timer = setTimeout(elapse, end.at - now, wait);
+      return;
+    }
+    let tick = this.ticks.get(end.at);
+    if (tick === undefined) {
+      tick = new WaitTick(this, end.at);
+      tick.timer = setTimeout(endTick, end.at - now, tick);
+      this.ticks.set(end.at, tick);
+    }
+    wait.tick = tick;
+    wait.tickNext = tick.head;
+    if (tick.head !== undefined) tick.head.tickPrev = wait;
+    tick.head = wait;
   }
 
-  /** A hold ended (whatever ended it). */
-  unhold(slot: number | undefined): void {
+  /** A hold ended (whatever ended it): its slot is given back, its timer or its place in its tick. */
+  unhold(wait: HeldWait): void {
     this.inUntil--;
-    this.ends.release(slot);
+    this.ends.release(wait.slot);
+    wait.slot = undefined;
+    if (wait.timer !== undefined) {
+      clearTimeout(wait.timer);
+      wait.timer = undefined;
+    }
+    const tick = wait.tick;
+    if (tick === undefined) return;
+    if (wait.tickPrev === undefined) tick.head = wait.tickNext;
+    else wait.tickPrev.tickNext = wait.tickNext;
+    if (wait.tickNext !== undefined) wait.tickNext.tickPrev = wait.tickPrev;
+    wait.tick = wait.tickPrev = wait.tickNext = undefined;
+    // The last wait of a tick: its timer goes with it.
+    if (tick.head === undefined) {
+      clearTimeout(tick.timer);
+      this.ticks.delete(tick.at);
+    }
+  }
+
+  /** A tick's time came: every hold in its list ends now, in this turn. */
+  endTick(tick: WaitTick): void {
+    this.ticks.delete(tick.at);
+    tick.timer = undefined;
+    let wait = tick.head;
+    tick.head = undefined;
+    while (wait !== undefined) {
+      const next = wait.tickNext;
+      wait.tick = wait.tickPrev = wait.tickNext = undefined;
+      wait.wake('elapsed');
+      wait = next;
+    }
+  }
+
+  /** How many ticks have long holds ending at them, each under one timer (WaitEnds). */
+  get pendingTicks(): number {
+    return this.ticks.size;
   }
 
   /** A registered wait is released. */

@@ -1,5 +1,5 @@
 import { Agent, createServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { HttpDrain, KEEP_ALIVE_TIMEOUT_MS } from './http-drain';
 
 function request(
@@ -34,9 +34,15 @@ describe('HttpDrain', () => {
   let port: number;
   /** Requests to /slow wait here until released. */
   const held: ServerResponse[] = [];
+  /** Each response's 'close' listeners when the application's handler got it. */
+  const closeListeners: number[] = [];
+  /** The connection of each request the application's handler got. */
+  const connections: Socket[] = [];
 
   beforeEach(async () => {
     server = createServer((req, res) => {
+      closeListeners.push(res.listenerCount('close'));
+      connections.push(req.socket);
       if (req.url === '/slow') {
         held.push(res);
         return;
@@ -49,6 +55,8 @@ describe('HttpDrain', () => {
   });
   afterEach(async () => {
     held.splice(0).forEach((res) => res.end());
+    closeListeners.splice(0);
+    connections.splice(0);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -77,6 +85,36 @@ describe('HttpDrain', () => {
     const answered = await slow;
     expect(answered.body).toBe('slow ok');
     expect(answered.headers.connection).toBe('close');
+  });
+
+  it('marks a request in flight on a connection that has answered before', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const first = await request(port, '/', agent);
+    expect(first.headers.connection).toBe('keep-alive');
+    const slow = request(port, '/slow', agent);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(connections[1]).toBe(connections[0]);
+    drain.beginDraining();
+
+    held[0].end('slow ok');
+    const answered = await slow;
+    expect(answered.headers.connection).toBe('close');
+    expect(answered.headers['keep-alive']).toBeUndefined();
+  });
+
+  it('adds no listener to a response (issue 28: one map write a request)', async () => {
+    const plain = createServer((_req, res) => {
+      closeListeners.push(res.listenerCount('close'));
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      await request((plain.address() as { port: number }).port, '/');
+      await request(port, '/');
+      expect(closeListeners).toEqual([closeListeners[0], closeListeners[0]]);
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
   });
 
   it('close refuses new connections at once and resolves when the request in flight has its response', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * How long the server keeps an idle keep-alive connection: longer than any client or proxy in
@@ -28,30 +29,33 @@ const IDLE_SWEEP_MS = 100;
  */
 export class HttpDrain {
   private draining = false;
-  private readonly inFlight = new Set<ServerResponse>();
   /**
-   * A response's 'close' listener, one function for every response (`this`: the response):
-   * no closure and no `once` wrapper made per request (issue 28).
+   * Each open connection's latest response (finished or not): what `beginDraining` marks. Kept by
+   * connection, not by response — a connection's entry is written over by its next request and
+   * dropped when it closes — so a request pays one map write: no set entry and no 'close'
+   * listener of its own (issue 28: the response's 'close' then has one listener, the log line's).
+   * An entry holds at most one response per open connection.
    */
-  private readonly settled: (this: ServerResponse) => void;
+  private readonly latest = new Map<Socket, ServerResponse>();
 
   constructor(private readonly server: Server) {
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
-    const inFlight = this.inFlight;
-    this.settled = function settled(this: ServerResponse) {
-      inFlight.delete(this);
-    };
+    const latest = this.latest;
+    server.on('connection', (socket: Socket) => {
+      socket.once('close', () => latest.delete(socket));
+    });
     // Before the application's own handler, so that the headers are set before it answers.
-    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
-      this.onRequest(res),
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) =>
+      this.onRequest(req, res),
     );
   }
 
   beginDraining(): void {
     this.draining = true;
-    for (const res of this.inFlight) this.closeAfter(res);
+    // A finished response has sent its headers: only those still to answer are marked.
+    for (const res of this.latest.values()) this.closeAfter(res);
   }
 
   close(): Promise<void> {
@@ -67,15 +71,13 @@ export class HttpDrain {
     });
   }
 
-  private onRequest(res: ServerResponse): void {
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (this.draining) {
       this.closeAfter(res);
       return;
     }
     res.setHeader('keep-alive', KEEP_ALIVE_HEADER);
-    this.inFlight.add(res);
-    // A response emits 'close' once (after 'finish', or when its connection goes first).
-    res.on('close', this.settled);
+    this.latest.set(req.socket, res);
   }
 
   private closeAfter(res: ServerResponse): void {

@@ -62,6 +62,29 @@ describe('ApiKeyCache', () => {
     expect(cache.get('h3', 1_000)?.apiKeyId).toBe('k3');
   });
 
+  it('keeps the least-recently-used order when the newest key is used again and again', async () => {
+    const bus = new InProcessNotificationBus();
+    const cache = new ApiKeyCache(bus, 30_000, 2);
+    cache.set('h1', entry(), cache.currentGeneration());
+    cache.set('h2', entry({ apiKeyId: 'k2' }), cache.currentGeneration());
+    expect(cache.get('h2', 1_000)).toBeDefined(); // already the most recent
+    expect(cache.get('h1', 1_000)).toBeDefined(); // h1 now the most recent
+    expect(cache.get('h1', 1_000)).toBeDefined();
+    cache.set('h3', entry({ apiKeyId: 'k3' }), cache.currentGeneration());
+    expect(cache.get('h2', 1_000)).toBeUndefined();
+    expect(cache.get('h1', 1_000)?.apiKeyId).toBe('k1');
+
+    // The most recent dropped and cached again: it is the most recent once more.
+    await bus.publish(AUTH_CHANNEL, 'key:k1');
+    cache.set('h1', entry(), cache.currentGeneration());
+    expect(cache.get('h3', 1_000)).toBeDefined();
+    expect(cache.get('h1', 1_000)).toBeDefined();
+    cache.set('h4', entry({ apiKeyId: 'k4' }), cache.currentGeneration());
+    expect(cache.get('h3', 1_000)).toBeUndefined();
+    expect(cache.get('h1', 1_000)?.apiKeyId).toBe('k1');
+    expect(cache.get('h4', 1_000)?.apiKeyId).toBe('k4');
+  });
+
   it('finds a presented key by its SHA-256, never holding the key itself', () => {
     const value = 'ilk_' + 'A'.repeat(64);
     expect(presentedKeyDigest(value)).toBe(createHash('sha256').update(value).digest('hex'));

@@ -37,6 +37,12 @@ export class ApiKeyCache {
   private readonly entries = new Map<string, CachedApiKey>();
   /** Bumped by every invalidation: a lookup that raced one must not be cached. */
   private generation = 0;
+  /**
+   * The digest last made the most recent (last in `entries`' order): a hit on it is already
+   * where a move would put it, so it is not moved again. A busy agent's requests come with one
+   * key, and a Map's delete and set on every one left a hole and a new entry a request (issue 28).
+   */
+  private newest: string | undefined = undefined;
 
   constructor(
     private readonly bus: NotificationBus,
@@ -55,10 +61,16 @@ export class ApiKeyCache {
     if (!this.bus.healthy) return undefined;
     const entry = this.entries.get(digest);
     if (entry === undefined) return undefined;
-    this.entries.delete(digest);
-    if (now - entry.cachedAt > this.ttlMs) return undefined;
-    // Used now: last out (a Map keeps insertion order).
-    this.entries.set(digest, entry);
+    if (now - entry.cachedAt > this.ttlMs) {
+      this.entries.delete(digest);
+      return undefined;
+    }
+    if (digest !== this.newest) {
+      // Used now: last out (a Map keeps insertion order).
+      this.entries.delete(digest);
+      this.entries.set(digest, entry);
+      this.newest = digest;
+    }
     return entry;
   }
 
@@ -80,6 +92,7 @@ export class ApiKeyCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(digest, entry);
+    this.newest = digest;
   }
 
   private invalidate(message: string): void {

@@ -68,8 +68,14 @@ export function acceptsEncoding(header: string | undefined, encoding: string): b
   return star ?? false;
 }
 
+/** Each prefix with its slash (`/api/`), made once: every request asks (issue 28). */
+const SERVICE_FOLDERS = SERVICE_PREFIXES.map((prefix) => `${prefix}/`);
+
 export function isServicePath(path: string): boolean {
-  return SERVICE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  for (let i = 0; i < SERVICE_PREFIXES.length; i++) {
+    if (path === SERVICE_PREFIXES[i] || path.startsWith(SERVICE_FOLDERS[i])) return true;
+  }
+  return false;
 }
 
 /** A browser navigation (it wants a page), as opposed to a script or an SDK that wants JSON. */

@@ -4,10 +4,10 @@ import { PreparedReads } from '../src/database/prepared-reads';
 import { organisationWithKey, type OrganisationWithKey } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
-// Issue 28: what one POST /api/interrupts asks of Postgres inside its transaction — the interrupt,
-// its record, one statement for every outbox row of its one event (the webhook delivery, the
-// members' notifications, the Slack message), the month's count and the audit entry; the
-// organisation's deadline settings from memory once read.
+// Issue 28: what one POST /api/interrupts asks of Postgres inside its transaction — the interrupt;
+// one statement for its record and every outbox row of its one event (the webhook delivery, the
+// members' notifications, the Slack message); the month's count; the audit entry. The
+// organisation's deadline settings come from memory once read.
 describe('the statements of one POST /api/interrupts (real Postgres)', () => {
   let t: TestApp;
   let org: OrganisationWithKey;
@@ -56,16 +56,25 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     await t.close();
   });
 
-  it('five statements: the outbox rows of the one event in one of them, the settings not read again', async () => {
+  it('four statements: the record and the outbox rows of the one event in one of them, the settings not read again', async () => {
     await open();
     const id = await open();
     const outbox = statements.filter((s) => s.includes('INSERT INTO webhook_deliveries'));
     expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toContain('UPDATE interrupts SET record_json');
     expect(outbox[0]).toContain('INSERT INTO notifications');
     expect(outbox[0]).toContain('INSERT INTO slack_messages');
     expect(statements.some((s) => s.includes('interrupt_timeout_default_seconds'))).toBe(false);
-    expect(statements).toHaveLength(5);
-    // The rows it wrote: the webhook's delivery and the owner's email.
+    expect(statements).toHaveLength(4);
+    // The rows it wrote: the record (as the read answers it), the webhook's delivery, the owner's email.
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', org.key);
+    const kept = (await t.app
+      .get(DataSource)
+      .query(`SELECT record_json FROM interrupts WHERE id = $1`, [id])) as {
+      record_json: string | null;
+    }[];
+    expect(kept[0].record_json).not.toBeNull();
+    expect(JSON.parse(kept[0].record_json as string)).toEqual(read.body);
     expect(await rowsOf('webhook_deliveries', 'subject_id', id)).toBe(1);
     expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);
   });
@@ -73,6 +82,9 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
   it("an interrupt assigned as it opens: the assignee's notification is read before the readers' (one statement each)", async () => {
     const id = await open({ assignTo: { memberId: org.owner.memberId } });
     expect(statements.filter((s) => s.includes('INSERT INTO notifications'))).toHaveLength(2);
+    expect(statements.filter((s) => s.includes('UPDATE interrupts SET record_json'))).toHaveLength(
+      1,
+    );
     expect(statements.filter((s) => s.includes('INSERT INTO webhook_deliveries'))).toHaveLength(2);
     // The owner, its assignee, is told once (assigned), not again as a reader.
     expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);

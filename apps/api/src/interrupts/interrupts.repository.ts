@@ -6,6 +6,7 @@ import type { KeysetPosition } from '@interlock/cursor';
 // composes the fragments those owners lend rather than calling them.
 import { targetHistoryJson } from '@interlock/audit';
 import { linkedSessionJson } from '../sessions/sessions.repository';
+import type { Statement } from '../database/combined-statement';
 import { hasRow, type Queryable, queryRows } from '../database/query-rows.util';
 import {
   INTERRUPT_COLUMNS,
@@ -327,10 +328,16 @@ export class InterruptsRepository {
     id: string,
     recordJson: string,
   ): Promise<void> {
-    await db.query(
-      `UPDATE interrupts SET record_json = $3, record_version = $4 WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id, recordJson, RECORD_RENDER_VERSION],
-    );
+    const { text, values } = this.keepRecordStatement(organisationId, id, recordJson);
+    await db.query(text, [...values]);
+  }
+
+  /** `keepRecord`'s statement, for a caller that runs it with others (`WebhookOutbox.write`). */
+  keepRecordStatement(organisationId: string, id: string, recordJson: string): Statement {
+    return {
+      text: `UPDATE interrupts SET record_json = $3, record_version = $4 WHERE organisation_id = $1 AND id = $2`,
+      values: [organisationId, id, recordJson, RECORD_RENDER_VERSION],
+    };
   }
 
   /**

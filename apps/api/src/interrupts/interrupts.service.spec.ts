@@ -93,7 +93,10 @@ function setUp(
   } as unknown as DataSource;
   const repository = {
     insert: jest.fn(async () => (steps.push('insert'), row)),
-    keepRecord: jest.fn(async () => void steps.push('keep record')),
+    keepRecordStatement: jest.fn((organisationId: string, id: string, json: string) => ({
+      text: 'keep record',
+      values: [organisationId, id, json],
+    })),
     readDetail: jest.fn(async () => row),
     readRecord: jest.fn(async () => ({ record_json: null })),
     page: jest.fn(async () => [row]),
@@ -117,7 +120,12 @@ function setUp(
     announce: jest.fn(async () => undefined),
   } as unknown as OrganisationEventsAnnouncer;
   const outbox = {
-    write: jest.fn(async () => void steps.push('webhook event')),
+    write: jest.fn(
+      async (_tx, _organisationId, _events, _cause, alongside: { text: string }[] = []) => {
+        for (const statement of alongside) steps.push(statement.text);
+        steps.push('webhook event');
+      },
+    ),
   } as unknown as WebhookOutbox;
   const organisations = {
     deadlineSettings: jest.fn(async () => ({
@@ -181,7 +189,7 @@ describe('InterruptsService', () => {
       'audit interrupt.created by api_key k-1',
     ]);
     // The record kept with the row is the answer, written out.
-    expect(repository.keepRecord).toHaveBeenCalledWith(prepared, ORG, 'i-1', JSON.stringify(value));
+    expect(repository.keepRecordStatement).toHaveBeenCalledWith(ORG, 'i-1', JSON.stringify(value));
     expect(events.announce).toHaveBeenCalledWith(ORG);
   });
 

@@ -292,18 +292,24 @@ export class InterruptsService {
             : toInterruptResponse(
                 (await this.interrupts.read(tx, organisationId, id)) as InterruptRow,
               );
-        // Rendered from the row as stored (jsonb's key order), as every read renders it.
-        await this.interrupts.keepRecord(tx, organisationId, row.id, JSON.stringify(interrupt));
-        // The webhook events (usually one probe: no webhook) before the locks below.
-        await this.outbox.write(tx, organisationId, [
-          { type: 'interrupt.created', subjectId: id, data: created },
-          ...(assignee === null
-            ? []
-            : [{ type: 'interrupt.assigned' as const, subjectId: id, data: created }]),
-          ...(applied === null
-            ? []
-            : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
-        ]);
+        // The webhook events (usually one probe: no webhook) before the locks below, with the
+        // record kept with the row: rendered from the row as stored (jsonb's key order), as
+        // every read renders it. An open of one event writes them all in one statement.
+        await this.outbox.write(
+          tx,
+          organisationId,
+          [
+            { type: 'interrupt.created', subjectId: id, data: created },
+            ...(assignee === null
+              ? []
+              : [{ type: 'interrupt.assigned' as const, subjectId: id, data: created }]),
+            ...(applied === null
+              ? []
+              : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
+          ],
+          {},
+          [this.interrupts.keepRecordStatement(organisationId, row.id, JSON.stringify(interrupt))],
+        );
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
         // time as possible. A refusal (402) rolls the insert and the event above back.

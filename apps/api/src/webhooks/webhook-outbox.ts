@@ -83,15 +83,24 @@ export class WebhookOutbox {
     this.listeners.push(listener);
   }
 
+  /**
+   * `alongside`: the caller's statements of the same change, whose answers it does not read and
+   * which neither read nor write the events' rows (the record kept with a new interrupt): run in
+   * the one statement when the events' rows are, else first, one each.
+   */
   async write(
     tx: Queryable,
     organisationId: string,
     events: readonly OutboxEvent[],
     cause: OutboxCause = {},
+    alongside: readonly Statement[] = [],
   ): Promise<void> {
     // The trace this change is part of (traces on): its deliveries continue it.
     const traceParent = currentTraceparent();
-    const own = events.map((event) => this.eventStatement(organisationId, event, traceParent));
+    const own = [
+      ...alongside,
+      ...events.map((event) => this.eventStatement(organisationId, event, traceParent)),
+    ];
     // One event (an interrupt opened, …): its rows and every listener's in one round trip.
     const combined =
       events.length === 1 && (await this.combined(own, organisationId, events, cause));

@@ -11,6 +11,7 @@ import {
   WAIT_KNOWN_OPEN_MS,
   WaitEnds,
   WaitReadBatches,
+  waitClock,
   waitEarliestEndMs,
   type Waiter,
 } from './interrupt-waits';
@@ -356,25 +357,25 @@ describe('InterruptWaits', () => {
   });
 
   it('long holds end on ticks, one timer a tick; a short one keeps its own exact time', async () => {
-    // Off the grid: the holds begin at instants that are not ticks.
-    jest.setSystemTime(Date.now() + 123);
+    // Off the grid: the holds begin at instants that are not ticks (of the monotonic clock, waitClock).
+    await jest.advanceTimersByTimeAsync(1_000 - (waitClock() % 1_000) + 123);
     const { waits } = setUp();
     const ended: { i: number; at: number; begun: number }[] = [];
     // A few (under WAIT_END_SLOT_SPARE a second and length), so none is levelled early.
     for (let i = 0; i < 16; i++) {
-      const begun = Date.now();
+      const begun = waitClock();
       void waits
         .register(ORG, `${A}-${i}`)
         .until(i % 2 === 0 ? 60_000 : 25_000)
-        .then(() => ended.push({ i, at: Date.now(), begun }));
+        .then(() => ended.push({ i, at: waitClock(), begun }));
       await jest.advanceTimersByTimeAsync(37);
     }
-    const shortBegun = Date.now();
+    const shortBegun = waitClock();
     let shortEnded = 0;
     void waits
       .register(ORG, B)
       .until(10_000)
-      .then(() => (shortEnded = Date.now()));
+      .then(() => (shortEnded = waitClock()));
     // 16 holds begun over 0.6 s, of two lengths: a few ticks, each under one timer, and the short hold's own.
     expect(waits.pendingTicks).toBeGreaterThanOrEqual(2);
     expect(waits.pendingTicks).toBeLessThanOrEqual(4);
@@ -390,6 +391,32 @@ describe('InterruptWaits', () => {
     }
     expect(waits.pendingTicks).toBe(0);
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('a step of the wall clock neither stretches a hold past N nor cuts it below N/2', async () => {
+    const { waits } = setUp();
+    const ended: { ms: number; after: number }[] = [];
+    const hold = (id: string, ms: number) => {
+      const begun = performance.now();
+      void waits
+        .register(ORG, id)
+        .until(ms)
+        .then(() => ended.push({ ms, after: performance.now() - begun }));
+    };
+    // A 60 s hold, then the wall clock stepped 40 s forward: a 20 s hold begun now ends at the
+    // same wall-clock second as the first, but must not wait for the first's tick (40 s later).
+    hold(A, 60_000);
+    jest.setSystemTime(Date.now() + 40_000);
+    hold(B, 20_000);
+    // And stepped 50 s back: a 60 s hold begun now must not end 10 s from now.
+    jest.setSystemTime(Date.now() - 50_000);
+    hold(`${A}-2`, 60_000);
+    await jest.advanceTimersByTimeAsync(61_000);
+    expect(ended).toHaveLength(3);
+    for (const { ms, after } of ended) {
+      expect(after).toBeLessThanOrEqual(ms);
+      expect(after).toBeGreaterThanOrEqual(ms / 2);
+    }
   });
 
   it("a wait woken before its tick leaves the tick's list; the tick's last one takes its timer", async () => {

@@ -59,6 +59,16 @@ export const WAIT_END_SLOT_SPARE = 10;
  */
 export const WAIT_END_TICK_MS = 1_000;
 
+/**
+ * The clock of long holds' ticks and of the known-open marks' turns (ms): monotonic, as the
+ * timers that end the ticks are. A tick is shared by every hold that ends at it, so on the wall
+ * clock a step of it (NTP) would let a hold begun after the step join a tick scheduled before it:
+ * held past its N (stepped forward) or below N/2 (stepped back).
+ */
+export function waitClock(): number {
+  return Math.floor(performance.timeOrigin + performance.now());
+}
+
 /** The earliest a long hold may end: half its time (a hold of 60 s: after 30 s at the soonest). */
 export function waitEarliestEndMs(ms: number): number {
   return ms < WAIT_LEVEL_FROM_MS ? ms : Math.ceil(ms / 2);
@@ -221,7 +231,7 @@ class WaitTick {
 
   constructor(
     readonly waits: InterruptWaits,
-    /** The tick, ms on Date.now()'s clock. */
+    /** The tick, ms on waitClock(). */
     readonly at: number,
   ) {}
 }
@@ -501,7 +511,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    */
   takeKnownOpen(key: string): boolean {
     if (this.knownOpen.size === 0 && this.knownOpenBefore.size === 0) return false;
-    this.turnKnownOpen(Date.now());
+    this.turnKnownOpen(waitClock());
     const known = this.knownOpen.delete(key);
     return (this.knownOpenBefore.delete(key) || known) && this.bus.healthy;
   }
@@ -513,7 +523,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    */
   markOpen(key: string, resyncs: number): void {
     if (this.stopping || !this.bus.healthy || resyncs !== this.resyncs) return;
-    this.turnKnownOpen(Date.now());
+    this.turnKnownOpen(waitClock());
     this.knownOpen.add(key);
   }
 
@@ -548,7 +558,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
    */
   hold(wait: HeldWait, ms: number): void {
     this.inUntil++;
-    const now = Date.now();
+    const now = waitClock();
     const end = this.ends.schedule(now, ms);
     wait.slot = end.slot;
     if (end.slot === undefined) {

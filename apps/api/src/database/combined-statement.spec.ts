@@ -68,4 +68,24 @@ describe('combineStatements', () => {
     const twice = { text: 'WITH a AS (SELECT $1 AS v) INSERT INTO t SELECT v FROM a', values: [1] };
     expect(combineStatements([twice, twice])).toBeUndefined();
   });
+
+  it('leaves quoted text as it is, and refuses comments and dollar-quoting', () => {
+    const first = { text: 'UPDATE u SET x = $1', values: [1] };
+    expect(
+      combineStatements([
+        first,
+        { text: `INSERT INTO t (a, b) VALUES ($1, '$1 ''$2''')`, values: [2] },
+      ]),
+    ).toEqual({
+      text: `WITH write_0 AS (UPDATE u SET x = $1)\nINSERT INTO t (a, b) VALUES ($2, '$1 ''$2''')`,
+      values: [1, 2],
+    });
+    for (const text of [
+      'INSERT INTO t VALUES ($1) -- $1',
+      'INSERT INTO t VALUES ($1) /* $1 */',
+      'INSERT INTO t VALUES ($$ $1 $$)',
+      'INSERT INTO t VALUES ($q$ $1 $q$)',
+    ])
+      expect(combineStatements([first, { text, values: [2] }])).toBeUndefined();
+  });
 });

@@ -30,6 +30,11 @@ function closing(text: string, open: number): number {
   throw new Error(`unbalanced parentheses in: ${text.slice(0, 80)}`);
 }
 
+/** Quoted text (left as it is: a `$1` in it is text) or a placeholder `$n` (renumbered). */
+const PLACEHOLDER = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g;
+/** What combineStatements does not take apart: comments and dollar-quoted text. */
+const UNPARSED = /--|\/\*|\$[a-z_]*\$/i;
+
 function skipSpace(text: string, at: number): number {
   while (at < text.length && /\s/.test(text[at])) at++;
   return at;
@@ -63,7 +68,8 @@ export function statementParts(statement: string): Parts {
  * own (`write_<n>`; data-modifying entries run to completion whether read or not), the last the
  * statement they lead to. All of them see the database as it was when the one statement began,
  * so none may read what another writes, nor two write the same row. Undefined when two use the
- * same WITH name. One round trip instead of one each (issue 28).
+ * same WITH name, or when one has a comment or dollar-quoted text. One round trip instead of one
+ * each (issue 28).
  */
 export function combineStatements(statements: readonly Statement[]): Statement | undefined {
   const entries: string[] = [];
@@ -72,10 +78,15 @@ export function combineStatements(statements: readonly Statement[]): Statement |
   let last = '';
   for (const [n, statement] of statements.entries()) {
     const offset = values.length;
+    // Comments and dollar-quoting are not parsed here (closing() skips quotes only): such a
+    // statement runs on its own.
+    if (UNPARSED.test(statement.text)) return undefined;
     const text =
       offset === 0
         ? statement.text
-        : statement.text.replace(/\$(\d+)/g, (_, k: string) => `$${Number(k) + offset}`);
+        : statement.text.replace(PLACEHOLDER, (match: string, k: string | undefined) =>
+            k === undefined ? match : `$${Number(k) + offset}`,
+          );
     const parts = statementParts(text);
     for (const cte of parts.ctes) {
       if (names.has(cte.name)) return undefined;

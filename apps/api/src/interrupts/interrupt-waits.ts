@@ -55,9 +55,11 @@ export const WAIT_END_SLOT_SPARE = 10;
  * end under one timer, in one turn of the event loop, and their agents' next requests arrive
  * together — a wait cycle then pays an event-loop wake, a timer and a socket write per tick rather
  * than per hold (issue 37 §6: a bare Node server holding 10,000 waits spent 0.77 ms of CPU a cycle
- * ending each at its own moment, 0.45 ms ending them on a 1 s grid).
+ * ending each at its own moment, 0.45 ms ending them on a 1 s grid). Not 1 s in the service: a
+ * second's ~150 answers and their next requests made one burst that a decision made then waited
+ * for (BENCHMARKS, issue 37 §6 session 18: p99 70 ms at load 1 against 25 ms at 500 ms).
  */
-export const WAIT_END_TICK_MS = 1_000;
+export const WAIT_END_TICK_MS = 500;
 
 /**
  * The clock of long holds' ticks and of the known-open marks' turns (ms): monotonic, as the

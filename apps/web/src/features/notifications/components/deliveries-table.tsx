@@ -1,7 +1,6 @@
 import type { NotificationDeliveryResponse } from '@interlock/api-client';
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
 
 const COLORS: Record<NotificationDeliveryResponse['status'], string> = {
@@ -22,59 +21,67 @@ export function NotificationDeliveriesTable({
 }) {
   if (deliveries.length === 0) return <Text c="dimmed">No notifications yet.</Text>;
   return (
-    <ListTable
-      label="Notifications sent"
-      columns={['About', 'Kind', showRecipient && 'To', 'Status', 'When']}
-    >
-      {deliveries.map((d) => (
-        <Table.Tr key={d.id}>
-          <Table.Td>
-            {d.kind !== 'invitation' && d.subjectId !== null ? (
-              <Anchor component={Link} to={`/interrupts/${d.subjectId}`} size="sm">
-                {d.title ?? d.subjectId}
-              </Anchor>
-            ) : (
-              <Text size="sm">Invitation</Text>
-            )}
-          </Table.Td>
-          <Table.Td>
-            <Text size="sm">
-              {d.kind} · {d.mode}
-            </Text>
-          </Table.Td>
-          {showRecipient && (
-            <Table.Td>
-              <Text size="sm">{d.recipientEmail}</Text>
-            </Table.Td>
-          )}
-          <Table.Td>
-            <Badge color={COLORS[d.status]} variant="light">
-              {d.status}
-            </Badge>
-            {d.attempts > 1 && (
-              <Text size="xs" c="dimmed">
-                {d.attempts} attempts
-              </Text>
-            )}
-            {d.lastError !== null && (
-              <Text size="xs" c="red">
-                {d.lastError}
-              </Text>
-            )}
-          </Table.Td>
-          <Table.Td>
-            <Text size="sm">
-              {d.sentAt !== null ? (
-                <RelativeTime value={d.sentAt} />
-              ) : (
-                <>
-                  due <RelativeTime value={d.scheduledFor} />
-                </>
-              )}
-            </Text>
-          </Table.Td>
+    <Table>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>About</Table.Th>
+          <Table.Th>Kind</Table.Th>
+          {showRecipient && <Table.Th>To</Table.Th>}
+          <Table.Th>Status</Table.Th>
+          <Table.Th>When</Table.Th>
         </Table.Tr>
-      ))}
-    </ListTable>
+      </Table.Thead>
+      <Table.Tbody>
+        {deliveries.map((d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td>
+              {d.kind !== 'invitation' && d.subjectId !== null ? (
+                <Anchor component={Link} to={`/interrupts/${d.subjectId}`} size="sm">
+                  {d.title ?? d.subjectId}
+                </Anchor>
+              ) : (
+                <Text size="sm">Invitation</Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">
+                {d.kind} · {d.mode}
+              </Text>
+            </Table.Td>
+            {showRecipient && (
+              <Table.Td>
+                <Text size="sm">{d.recipientEmail}</Text>
+              </Table.Td>
+            )}
+            <Table.Td>
+              <Badge color={COLORS[d.status]} variant="light">
+                {d.status}
+              </Badge>
+              {d.attempts > 1 && (
+                <Text size="xs" c="dimmed">
+                  {d.attempts} attempts
+                </Text>
+              )}
+              {d.lastError !== null && (
+                <Text size="xs" c="red">
+                  {d.lastError}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">
+                {d.sentAt !== null ? (
+                  <RelativeTime value={d.sentAt} />
+                ) : (
+                  <>
+                    due <RelativeTime value={d.scheduledFor} />
+                  </>
+                )}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }

@@ -1,5 +1,5 @@
 import type { SlackSettingsResponse, TeamListResponse } from '@interlock/api-client';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { renderWithApp } from '@/test/render';
@@ -106,10 +106,9 @@ describe('SlackPanel', () => {
     // The form is gone and the secrets typed into it are nowhere on the page.
     expect(screen.queryByLabelText(/^Bot token/)).not.toBeInTheDocument();
     expect(document.body.textContent).not.toContain('shh-secret');
-    // The latest messages, with a failure's reason, in a named list table.
-    const messages = screen.getByRole('table', { name: 'Slack messages' });
-    expect(within(messages).getByRole('link', { name: 'Refund 40 EUR' })).toBeInTheDocument();
-    expect(within(messages).getByText('channel_not_found')).toBeInTheDocument();
+    // The latest messages, with a failure's reason.
+    expect(screen.getByRole('link', { name: 'Refund 40 EUR' })).toBeInTheDocument();
+    expect(screen.getByText('channel_not_found')).toBeInTheDocument();
   });
 
   it("shows the service's refusal and keeps the form", async () => {

@@ -18,7 +18,6 @@ import { Link } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
-import { ListTable } from '@/shared/components/list-table';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useTeams } from '@/shared/directory/directory.queries';
@@ -223,30 +222,39 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
           </form>
         )}
         {slack.data.messages.length > 0 && (
-          <ListTable label="Slack messages" columns={['Interrupt', 'Message', 'Changed']}>
-            {slack.data.messages.map((m) => (
-              <Table.Tr key={m.interruptId}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/interrupts/${m.interruptId}`} size="sm">
-                    {m.title}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLORS[m.status]} variant="light">
-                    {m.status}
-                  </Badge>
-                  {m.lastError !== null && (
-                    <Text size="xs" c="dimmed">
-                      {m.lastError}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <RelativeTime value={m.updatedAt} />
-                </Table.Td>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Interrupt</Table.Th>
+                <Table.Th>Message</Table.Th>
+                <Table.Th>Changed</Table.Th>
               </Table.Tr>
-            ))}
-          </ListTable>
+            </Table.Thead>
+            <Table.Tbody>
+              {slack.data.messages.map((m) => (
+                <Table.Tr key={m.interruptId}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/interrupts/${m.interruptId}`} size="sm">
+                      {m.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLORS[m.status]} variant="light">
+                      {m.status}
+                    </Badge>
+                    {m.lastError !== null && (
+                      <Text size="xs" c="dimmed">
+                        {m.lastError}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <RelativeTime value={m.updatedAt} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
       </Stack>
     </Paper>

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
 import { InterruptWaits } from '../src/interrupts/interrupt-waits';
+import { NotificationBus } from '../src/notifications/notification-bus';
 import {
   createApiKey,
   memberWithPermissions,
@@ -54,13 +55,21 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       .post(`/api/interrupts/${id}/decisions`)
       .set('cookie', cookie)
       .send({ actionName, decision: 'approve' });
-  const settings = (values: { default?: number | null; max?: number | null; approve?: boolean }) =>
-    t.app
+  // Changed in SQL, as the settings' own update does it: the organisations' trigger announces the
+  // row on the bus, and `sync` returns once every instance (this one) has dropped what it kept.
+  const settings = async (values: {
+    default?: number | null;
+    max?: number | null;
+    approve?: boolean;
+  }) => {
+    await t.app
       .get(DataSource)
       .query(
         `UPDATE organisations SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4 WHERE id = $1`,
         [owner.organisationId, values.default ?? null, values.max ?? null, values.approve ?? false],
       );
+    await t.app.get(NotificationBus).sync();
+  };
   const audit = (id: string): Promise<AuditRow[]> =>
     t.app.get(DataSource).query(
       `SELECT action, actor_type, actor_id, actor_name, metadata, summary FROM audit_log_entries

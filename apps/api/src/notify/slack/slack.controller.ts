@@ -14,6 +14,7 @@ import { ApiController, Operation } from '../../openapi/operation.decorator';
 
 /** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
 @ApiController('api/notifications/slack', 'notifications')
+@MemberRoute('webhook.manage')
 export class SlackSettingsController {
   constructor(private readonly slack: SlackService) {}
 
@@ -26,7 +27,6 @@ export class SlackSettingsController {
     return this.slack.settings(member.organisationId);
   }
 
-  @MemberRoute('webhook.manage')
   @Operation.Put('/', 'connectSlack', {
     summary:
       "Connect (or reconnect) a Slack app: its bot token is checked with Slack's auth.test; 409 when Slack refuses it or cannot be reached",
@@ -39,7 +39,6 @@ export class SlackSettingsController {
     return this.slack.connect({ connection: body, ...caller });
   }
 
-  @MemberRoute('webhook.manage')
   @Operation.Delete('/', 'disconnectSlack', {
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
     noContent: 'Disconnected.',

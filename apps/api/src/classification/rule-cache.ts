@@ -1,16 +1,13 @@
 import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotificationBus } from '../notifications/notification-bus';
+import { OrganisationCache } from '../notifications/organisation-cache';
 import { ClassificationRulesRepository } from './classification-rules.repository';
 import { type CachedClassifier, ClassifierSource } from './classifier-source';
 import { type CompiledRule, compileRule, sortRules } from './rule-engine';
 
 /** Announces that an organisation's rules changed: the payload is its id. */
 export const CLASSIFICATION_CHANNEL = 'interlock_classification';
-
-/** Past this, an entry is checked against the database's version before it is used again. */
-const TTL_MS = 60_000;
-const MAX_ORGANISATIONS = 10_000;
 
 /** What argus needs of an organisation for each new interrupt: its rules and its classifier. */
 export interface ArgusSnapshot {
@@ -24,13 +21,11 @@ export interface ArgusSnapshot {
   policyVersion: number;
 }
 
-interface Entry {
+/** What is kept of an organisation: its snapshot, and the version read before it. */
+interface Loaded {
   snapshot: ArgusSnapshot;
   /** The organisation's version read before the rules and the classifier (`readVersion`). */
   version: string;
-  checkedAt: number;
-  /** Set on a resync of the bus: changes may have been missed, check the version first. */
-  doubtful: boolean;
 }
 
 /**
@@ -44,33 +39,30 @@ interface Entry {
  */
 @Injectable()
 export class RuleCache implements OnModuleDestroy {
-  private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<ArgusSnapshot>>();
-  private generation = 0;
-  private readonly unsubscribe: Array<() => void>;
+  private readonly cache: OrganisationCache<Loaded>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly repository: ClassificationRulesRepository,
-    @Inject(NotificationBus) private readonly bus: NotificationBus,
+    @Inject(NotificationBus) bus: NotificationBus,
     @Optional() private readonly classifiers?: ClassifierSource,
   ) {
-    this.unsubscribe = [
-      bus.subscribe(CLASSIFICATION_CHANNEL, (organisationId) => {
-        this.generation++;
-        this.entries.delete(organisationId);
-        this.loading.delete(organisationId);
-      }),
-      bus.onResync(() => {
-        this.generation++;
-        for (const entry of this.entries.values()) entry.doubtful = true;
-        this.loading.clear();
-      }),
-    ];
+    this.cache = new OrganisationCache<Loaded>(bus, {
+      channel: CLASSIFICATION_CHANNEL,
+      organisationOf: (organisationId) => organisationId,
+      announcement: (organisationId) => organisationId,
+      load: (organisationId) => this.load(organisationId),
+      ttlMs: 60_000,
+      maxEntries: 10_000,
+      // Kept even while the bus is not trusted: its version is checked before each use then.
+      confirm: async (organisationId, kept) =>
+        (await this.version(organisationId)) === kept.version,
+      shareLoads: true,
+    });
   }
 
   onModuleDestroy(): void {
-    for (const off of this.unsubscribe) off();
+    this.cache.close();
   }
 
   /** The organisation's rules in evaluation order. */
@@ -80,51 +72,7 @@ export class RuleCache implements OnModuleDestroy {
 
   /** The organisation's rules in evaluation order, and its enabled classifier. */
   async snapshot(organisationId: string, now = Date.now()): Promise<ArgusSnapshot> {
-    const healthy = this.bus.healthy;
-    const entry = this.entries.get(organisationId);
-    if (entry !== undefined) {
-      if (healthy && !entry.doubtful && now - entry.checkedAt < TTL_MS) return entry.snapshot;
-      const generation = this.generation;
-      if ((await this.version(organisationId)) === entry.version) {
-        // Confirmed as the database has it; trusted again only if nothing was announced meanwhile.
-        if (
-          healthy &&
-          generation === this.generation &&
-          this.entries.get(organisationId) === entry
-        ) {
-          entry.checkedAt = now;
-          entry.doubtful = false;
-        }
-        return entry.snapshot;
-      }
-    }
-    const pending = this.loading.get(organisationId);
-    if (pending !== undefined) return pending;
-    const generation = this.generation;
-    const load = this.load(organisationId);
-    const snapshot = load.then((l) => l.snapshot);
-    // Awaited below (and by concurrent callers); a failure is theirs, not an unhandled rejection.
-    snapshot.catch(() => undefined);
-    this.loading.set(organisationId, snapshot);
-    try {
-      const loaded = await load;
-      if (generation === this.generation) {
-        if (this.entries.size >= MAX_ORGANISATIONS && !this.entries.has(organisationId)) {
-          const oldest = this.entries.keys().next().value;
-          if (oldest !== undefined) this.entries.delete(oldest);
-        }
-        // Kept even while the bus is not trusted: its version is checked before each use then.
-        this.entries.set(organisationId, {
-          snapshot: loaded.snapshot,
-          version: loaded.version,
-          checkedAt: now,
-          doubtful: !healthy,
-        });
-      }
-      return loaded.snapshot;
-    } finally {
-      if (this.loading.get(organisationId) === snapshot) this.loading.delete(organisationId);
-    }
+    return (await this.cache.get(organisationId, undefined, now)).snapshot;
   }
 
   /** The version `snapshot` compares. */
@@ -136,9 +84,7 @@ export class RuleCache implements OnModuleDestroy {
    * The version first, then (in later snapshots) the rules and the classifier: they reflect at
    * least that version, so a change committed meanwhile makes the entry look old, never current.
    */
-  private async load(
-    organisationId: string,
-  ): Promise<{ snapshot: ArgusSnapshot; version: string }> {
+  private async load(organisationId: string): Promise<Loaded> {
     const version = await this.version(organisationId);
     const [rows, classifier] = await Promise.all([
       this.repository.list(this.dataSource, organisationId),
@@ -155,8 +101,7 @@ export class RuleCache implements OnModuleDestroy {
   }
 
   /** After a committed change: every instance drops the organisation's rules before this resolves. */
-  async changed(organisationId: string): Promise<void> {
-    await this.bus.publish(CLASSIFICATION_CHANNEL, organisationId);
-    await this.bus.sync();
+  changed(organisationId: string): Promise<void> {
+    return this.cache.changed(organisationId);
   }
 }

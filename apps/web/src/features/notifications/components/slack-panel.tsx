@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CellNote } from '@/shared/components/cell-note';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { ConfirmButton } from '@/shared/components/confirm';
 import { FormError } from '@/shared/components/form-error';
@@ -242,11 +243,7 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
                     <Badge color={STATUS_COLORS[m.status]} variant="light">
                       {m.status}
                     </Badge>
-                    {m.lastError !== null && (
-                      <Text size="xs" c="dimmed">
-                        {m.lastError}
-                      </Text>
-                    )}
+                    <CellNote text={m.lastError} />
                   </Table.Td>
                   <Table.Td>
                     <RelativeTime value={m.updatedAt} />

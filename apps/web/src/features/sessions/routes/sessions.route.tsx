@@ -2,6 +2,7 @@ import { Anchor, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/co
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AgentSnippet } from '@/shared/components/agent-snippet';
+import { CellNote } from '@/shared/components/cell-note';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
@@ -70,11 +71,7 @@ export function SessionsRoute() {
                   <Anchor component={Link} to={`/sessions/${s.id}`} fw={500} size="sm">
                     {s.name}
                   </Anchor>
-                  {s.externalId !== null && (
-                    <Text size="xs" c="dimmed">
-                      {s.externalId}
-                    </Text>
-                  )}
+                  <CellNote text={s.externalId} />
                 </Table.Td>
                 <Table.Td>
                   <SessionStatusBadge status={s.status} />

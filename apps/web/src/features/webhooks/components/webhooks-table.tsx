@@ -1,6 +1,7 @@
 import type { WebhookResponse } from '@interlock/api-client';
 import { Anchor, Switch, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { CellNote } from '@/shared/components/cell-note';
 import { ListTable } from '@/shared/components/list-table';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { describeEventTypes } from './event-types';
@@ -31,11 +32,7 @@ export function WebhooksTable({
             >
               {webhook.url}
             </Anchor>
-            {webhook.description !== '' && (
-              <Text size="xs" c="dimmed">
-                {webhook.description}
-              </Text>
-            )}
+            <CellNote text={webhook.description} />
           </Table.Td>
           <Table.Td>
             <Text size="sm">{describeEventTypes(webhook.eventTypes)}</Text>

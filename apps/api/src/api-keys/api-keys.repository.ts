@@ -64,19 +64,11 @@ export class ApiKeysRepository {
   }
 
   async insert(db: Queryable, organisationId: string, key: NewApiKey): Promise<void> {
+    const { id, name, start, keyHash, createdBy, createdAt, expiresAt } = key;
     await db.query(
       `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        organisationId,
-        key.id,
-        key.name,
-        key.start,
-        key.keyHash,
-        key.createdBy,
-        key.createdAt,
-        key.expiresAt,
-      ],
+      [organisationId, id, name, start, keyHash, createdBy, createdAt, expiresAt],
     );
   }
 

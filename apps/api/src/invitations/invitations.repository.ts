@@ -79,19 +79,11 @@ export class InvitationsRepository {
       expiresAt: Date;
     },
   ): Promise<void> {
+    const { id, email, roleId, tokenHash, invitedBy, createdAt, expiresAt } = invitation;
     await db.query(
       `INSERT INTO invitations (organisation_id, id, email, role_id, token_hash, invited_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        organisationId,
-        invitation.id,
-        invitation.email,
-        invitation.roleId,
-        invitation.tokenHash,
-        invitation.invitedBy,
-        invitation.createdAt,
-        invitation.expiresAt,
-      ],
+      [organisationId, id, email, roleId, tokenHash, invitedBy, createdAt, expiresAt],
     );
   }
 

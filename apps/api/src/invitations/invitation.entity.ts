@@ -1,19 +1,14 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { RoleEntity } from '../roles/role.entity';
-import { HashedTokenRow } from '../database/hashed-token-row';
+import { HashedTokenRowOn } from '../database/hashed-token-row';
+import { OrganisationScopedRow } from '../organisation/organisation-row';
 import { ReferencesInOrganisation } from '../database/references.decorator';
 
 /** An invitation to join an organisation. Only the SHA-256 of its token is stored. */
 @Entity({ name: 'invitations' })
 @Index('invitations_token_hash_key', ['tokenHash'], { unique: true })
 @Index('invitations_organisation_created_idx', ['organisationId', 'createdAt'])
-export class InvitationEntity extends HashedTokenRow {
-  @PrimaryColumn('uuid')
-  organisationId!: string;
-
-  @PrimaryColumn('uuid')
-  id!: string;
-
+export class InvitationEntity extends HashedTokenRowOn(OrganisationScopedRow) {
   @Column('text')
   email!: string;
 

@@ -1,9 +1,10 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isPermission, Permission, Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import { newSecretToken, secretTokenHash } from '../database/hashed-token.util';
 import type { Queryable } from '../database/query-rows.util';
 import type { MemberPrincipal, UserPrincipal } from './principal';
 import {
@@ -20,10 +21,6 @@ const TOUCH_EVERY_MS = 60_000;
 export interface SignInClient {
   readonly ip: string | null;
   readonly userAgent: string | null;
-}
-
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 /**
@@ -84,12 +81,12 @@ export class SignInSessionService {
     userId: string,
     ssoOrganisationId: string | null = null,
   ): Promise<{ token: string; expiresAt: Date }> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
     await this.sessions.insert(tx, {
       id: randomUUID(),
       userId,
-      tokenHash: tokenHash(token),
+      tokenHash: secretTokenHash(token),
       expiresAt,
       ssoOrganisationId,
     });
@@ -98,7 +95,7 @@ export class SignInSessionService {
 
   /** The signed-in user, for routes that act for no organisation. */
   async authenticateUser(token: string, client?: SignInClient): Promise<UserPrincipal | undefined> {
-    const row = await this.sessions.findUser(this.dataSource, tokenHash(token), this.idleMs);
+    const row = await this.sessions.findUser(this.dataSource, secretTokenHash(token), this.idleMs);
     if (row === undefined) return undefined;
     await this.recordUse(row, client);
     return toUser(row);
@@ -116,7 +113,7 @@ export class SignInSessionService {
   ): Promise<MemberSignIn | undefined> {
     const rows = await this.sessions.findMember(
       this.dataSource,
-      tokenHash(token),
+      secretTokenHash(token),
       organisationId ?? null,
       this.idleMs,
     );
@@ -170,7 +167,7 @@ export class SignInSessionService {
   ): Promise<(ReadonlySet<Permission> | undefined)[]> {
     if (checks.length === 0) return [];
     const hashed = checks.map((c) => ({
-      tokenHash: tokenHash(c.token),
+      tokenHash: secretTokenHash(c.token),
       organisationId: c.organisationId,
     }));
     const unique = new Map<string, { tokenHash: string; organisationId: string }>();

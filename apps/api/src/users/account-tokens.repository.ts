@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { accountTokenHash, newAccountToken } from './account-token.util';
+import { newSecretToken, secretTokenHash } from '../database/hashed-token.util';
 import { findUserWithPassword, type UserRow } from './users.repository';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 
@@ -36,7 +36,7 @@ export class AccountTokensRepository {
       ttlMs: number;
     },
   ): Promise<string> {
-    const value = newAccountToken();
+    const value = newSecretToken();
     await db.query(
       `DELETE FROM account_tokens WHERE user_id = $1 AND expires_at < now() - interval '1 day'`,
       [token.userId],
@@ -44,14 +44,7 @@ export class AccountTokensRepository {
     await db.query(
       `INSERT INTO account_tokens (id, user_id, purpose, token_hash, email, expires_at)
        VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')`,
-      [
-        randomUUID(),
-        token.userId,
-        token.purpose,
-        accountTokenHash(value),
-        token.email,
-        token.ttlMs,
-      ],
+      [randomUUID(), token.userId, token.purpose, secretTokenHash(value), token.email, token.ttlMs],
     );
     return value;
   }

@@ -10,7 +10,7 @@ import { Mailer } from '../mail/mailer';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { auditAccountEvent } from './account-audit';
 import { renderAccountMail } from './account-mail';
-import { wellFormedTokenHash } from './account-token.util';
+import { wellFormedTokenHash } from '../database/hashed-token.util';
 import { AccountTokensRepository, type AccountTokenPurpose } from './account-tokens.repository';
 import { AfterAnswer } from './after-answer';
 import { EmailVerificationService } from './email-verification.service';

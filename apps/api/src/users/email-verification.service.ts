@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { auditAccountEvent } from './account-audit';
-import { wellFormedTokenHash } from './account-token.util';
+import { wellFormedTokenHash } from '../database/hashed-token.util';
 import { AccountTokensRepository } from './account-tokens.repository';
 import { AccountLinks } from './account-links';
 import { AfterAnswer } from './after-answer';

@@ -14,7 +14,7 @@ import { Mailer } from '../mail/mailer';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { auditAccountEvent } from './account-audit';
 import { renderAccountMail } from './account-mail';
-import { wellFormedTokenHash } from './account-token.util';
+import { wellFormedTokenHash } from '../database/hashed-token.util';
 import { AccountTokensRepository } from './account-tokens.repository';
 import { AccountLinks } from './account-links';
 import { AfterAnswer } from './after-answer';

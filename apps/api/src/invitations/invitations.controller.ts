@@ -15,6 +15,7 @@ import { SessionCookies } from '../auth/session-cookie.util';
 import { refuseUnderSso } from '../auth/sso-session.util';
 import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
+import { InvitationAcceptanceService } from './invitation-acceptance.service';
 import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
 import { JoinInvitationDto } from './dto/join-invitation.dto';
@@ -31,6 +32,7 @@ import { ApiController, Operation } from '../openapi/operation.decorator';
 export class InvitationsController {
   constructor(
     private readonly invitations: InvitationsService,
+    private readonly acceptance: InvitationAcceptanceService,
     private readonly cookies: SessionCookies,
   ) {}
 
@@ -70,7 +72,7 @@ export class InvitationsController {
     ok: InvitationPreviewResponse,
   })
   preview(@Param('token') token: string) {
-    return this.invitations.preview(token);
+    return this.acceptance.preview(token);
   }
 
   /** Signs up from the invitation link: a new account joins the organisation and is signed in. */
@@ -87,7 +89,7 @@ export class InvitationsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ) {
-    const signedIn = await this.invitations.accept(
+    const signedIn = await this.acceptance.accept(
       token,
       body.name,
       body.password,
@@ -113,6 +115,6 @@ export class InvitationsController {
     @Body() body: JoinInvitationDto,
   ) {
     refuseUnderSso(caller.user, 'joinOrganisation');
-    return this.invitations.join(caller, token, body.emailProof);
+    return this.acceptance.join(caller, token, body.emailProof);
   }
 }

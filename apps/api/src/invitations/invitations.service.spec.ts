@@ -15,12 +15,11 @@ import type { EmailVerificationService } from '../users/email-verification.servi
 import * as users from '../users/users.repository';
 import type { InvitationsRepository, PendingInvitationRow } from './invitations.repository';
 import {
-  ALREADY_INVITED,
-  ALREADY_MEMBER,
   INVITATION_FOR_ANOTHER_EMAIL,
-  InvitationsService,
+  InvitationAcceptanceService,
   YOU_ARE_ALREADY_A_MEMBER,
-} from './invitations.service';
+} from './invitation-acceptance.service';
+import { ALREADY_INVITED, ALREADY_MEMBER, InvitationsService } from './invitations.service';
 
 // The function-style owners (memberships, users) and the account description are faked here;
 // the password hash is a fixed stand-in (scrypt is deliberately slow).
@@ -108,8 +107,12 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     roles,
     roleRows,
     organisations,
-    signIns,
     notifications,
+  );
+  const acceptance = new InvitationAcceptanceService(
+    dataSource,
+    invitations,
+    signIns,
     verification,
     {
       accounts: { passwordScryptLogN: 14 },
@@ -118,6 +121,7 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
   );
   return {
     service,
+    acceptance,
     verification,
     invitations,
     roles,
@@ -223,19 +227,21 @@ describe('InvitationsService', () => {
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(none.audit).toEqual([]);
   });
+});
 
+describe('InvitationAcceptanceService', () => {
   it('answers 404 for a malformed token without looking it up', async () => {
-    const { service, invitations } = setUp();
-    await expect(service.preview('short')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(service.accept('short', 'Bob', 'password1', null)).rejects.toMatchObject({
+    const { acceptance, invitations } = setUp();
+    await expect(acceptance.preview('short')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(acceptance.accept('short', 'Bob', 'password1', null)).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(invitations.findPendingByToken).not.toHaveBeenCalled();
   });
 
   it('accepts with a new account: user, membership, invitation used, member.joined, a sign-in session', async () => {
-    const { service, invitations, signIns, tx, audit } = setUp();
-    const signedIn = await service.accept(TOKEN, 'Bob', 'password1', '203.0.113.7');
+    const { acceptance, invitations, signIns, tx, audit } = setUp();
+    const signedIn = await acceptance.accept(TOKEN, 'Bob', 'password1', '203.0.113.7');
     expect(invitations.findPendingByToken).toHaveBeenLastCalledWith(
       tx,
       createHash('sha256').update(TOKEN).digest('hex'),
@@ -268,10 +274,10 @@ describe('InvitationsService', () => {
   });
 
   it('answers 404 for an unknown or used token before hashing the password', async () => {
-    const { service, signIns, audit } = setUp({
+    const { acceptance, signIns, audit } = setUp({
       findPendingByToken: jest.fn(async () => undefined),
     });
-    await expect(service.accept(TOKEN, 'Bob', 'password1', null)).rejects.toMatchObject({
+    await expect(acceptance.accept(TOKEN, 'Bob', 'password1', null)).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(jest.requireMock('../auth/password.util').hashPassword).not.toHaveBeenCalled();
@@ -282,8 +288,8 @@ describe('InvitationsService', () => {
 
   it('joins a signed-in person to the invitation sent to their address; 403 for another address, 409 for a member', async () => {
     fakeMemberships.beginMembership.mockResolvedValue('rejoined');
-    const { service, audit } = setUp();
-    await service.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN);
+    const { acceptance, audit } = setUp();
+    await acceptance.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN);
     expect(audit).toEqual([
       expect.objectContaining({
         action: 'member.joined',
@@ -293,7 +299,7 @@ describe('InvitationsService', () => {
 
     const other = setUp();
     await expect(
-      other.service.join(personCall('u-eve', 'Eve', 'eve@example.com'), TOKEN),
+      other.acceptance.join(personCall('u-eve', 'Eve', 'eve@example.com'), TOKEN),
     ).rejects.toMatchObject({
       code: 'FORBIDDEN',
       message: INVITATION_FOR_ANOTHER_EMAIL,
@@ -301,7 +307,7 @@ describe('InvitationsService', () => {
     fakeMemberships.beginMembership.mockResolvedValue('already');
     const already = setUp();
     await expect(
-      already.service.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN),
+      already.acceptance.join(personCall('u-bob', 'Bob', 'bob@example.com'), TOKEN),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: YOU_ARE_ALREADY_A_MEMBER,

@@ -16,6 +16,7 @@ import { InvitationRow, InvitationsRepository } from './invitations.repository';
 
 const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
 function toResponse(row: InvitationRow): InvitationResponse {
   return {
     id: row.id,

@@ -21,7 +21,7 @@ const bundled = (contents: string, external: string[] = []): string =>
 describe('lineBatching', () => {
   it('writes the lines of one turn of the event loop together, at its end', async () => {
     const writes: string[] = [];
-    const lines = lineBatching({ write: (text: string) => writes.push(text) });
+    const lines = lineBatching({ write: (bytes: Buffer) => writes.push(bytes.toString('utf8')) });
     lines.write('{"a":1}\n');
     lines.write('{"b":2}\n');
     lines.write('{"c":3}\n');
@@ -37,7 +37,7 @@ describe('lineBatching', () => {
 
   it('writes what it holds at once when flushed, and never a line twice', async () => {
     const writes: string[] = [];
-    const lines = lineBatching({ write: (text: string) => writes.push(text) });
+    const lines = lineBatching({ write: (bytes: Buffer) => writes.push(bytes.toString('utf8')) });
     lines.write('{"a":1}\n');
     lines.flushSync();
     expect(writes).toEqual(['{"a":1}\n']);
@@ -47,6 +47,29 @@ describe('lineBatching', () => {
     expect(flushed).toBe(true);
     await nextTurn();
     expect(writes).toEqual(['{"a":1}\n', '{"b":2}\n']);
+  });
+
+  it("holds a turn's lines in one buffer, reused turn after turn, with bytes written straight into it", async () => {
+    const writes: Buffer[] = [];
+    const texts: string[] = [];
+    const lines = lineBatching({
+      write: (bytes: Buffer) => {
+        writes.push(bytes);
+        texts.push(bytes.toString('utf8'));
+      },
+    });
+    lines.write('{"a":"é"}\n');
+    const bytes = lines.turnBytes();
+    bytes.ascii('{"b":');
+    bytes.string('ü "x"');
+    bytes.ascii('}\n');
+    lines.write('{"c":3}\n');
+    await nextTurn();
+    expect(lines.turnBytes()).toBe(bytes);
+    bytes.ascii('{"d":4}\n');
+    await nextTurn();
+    expect(texts).toEqual(['{"a":"é"}\n{"b":"ü \\"x\\""}\n{"c":3}\n', '{"d":4}\n']);
+    expect(writes[1].buffer).toBe(writes[0].buffer);
   });
 
   it("standard output's lines reach it when the process exits in the same turn", () => {

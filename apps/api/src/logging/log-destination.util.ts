@@ -1,31 +1,50 @@
 import { writeSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
+import { JsonBytes } from './json-bytes.util';
 
 /** A destination whose buffered lines can be written out at once (on exit, or by a test). */
 export interface LineBatchingDestination extends DestinationStream {
   flushSync(): void;
   /** pino's `logger.flush(callback)`. */
   flush(callback?: (error?: Error) => void): void;
+  /**
+   * The bytes this turn of the event loop will write, for a line written straight into them
+   * (the request line, `httpLogger`): whole lines only, each ending in a newline.
+   */
+  turnBytes(): JsonBytes;
 }
 
 /**
- * Lines written to `out` together: the lines of one turn of the event loop are joined and
- * written in one synchronous write at the turn's end (`setImmediate`), and whatever is still
- * held when the process exits is written then. A line waits microseconds, never a timer.
+ * Lines written to `out` together: the lines of one turn of the event loop are written into
+ * one byte buffer (reused turn after turn) and handed to `out` in one synchronous write at the
+ * turn's end (`setImmediate`), and whatever is still held when the process exits is written
+ * then. A line waits microseconds, never a timer. `out.write` must be done with the bytes when
+ * it returns: the buffer is written over by the next turn.
  */
-export function lineBatching(out: { write(text: string): unknown }): LineBatchingDestination {
-  let held = '';
+export function lineBatching(out: { write(bytes: Buffer): unknown }): LineBatchingDestination {
+  const held = new JsonBytes();
+  let flushAhead = false;
   const flushSync = (): void => {
-    if (held === '') return;
-    const text = held;
-    held = '';
-    out.write(text);
+    flushAhead = false;
+    if (held.length === 0) return;
+    try {
+      out.write(held.view());
+    } finally {
+      held.clear();
+    }
+  };
+  const turnBytes = (): JsonBytes => {
+    if (!flushAhead) {
+      flushAhead = true;
+      setImmediate(flushSync);
+    }
+    return held;
   };
   return {
     write(line: string): void {
-      if (held === '') setImmediate(flushSync);
-      held += line;
+      turnBytes().text(line);
     },
+    turnBytes,
     flushSync,
     flush(callback) {
       flushSync();
@@ -39,26 +58,27 @@ const FULL_PIPE_WAIT_MS = 100;
 const waitCell = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Writes `text` to `fd` in full, synchronously: what the kernel did not take (a pipe takes at
- * most what it has room for) is written next, and while the reader has made no room (`EAGAIN`
- * or `EBUSY`: a non-blocking descriptor, a full pipe) the thread waits 100 ms and tries again;
+ * Writes `data` (text as UTF-8) to `fd` in full, synchronously: what the kernel did not take (a
+ * pipe takes at most what it has room for) is written next, and while the reader has made no
+ * room (`EAGAIN` or `EBUSY`: a non-blocking descriptor, a full pipe) the thread waits 100 ms and
+ * tries again;
  * any other failure is thrown. pino's `sonic-boom` did the same with three more passes over the
  * text (its byte counts): about a microsecond a request line (issue 28).
  */
-export function writeFully(fd: number, text: string): void {
-  let rest: string | Buffer = text;
+export function writeFully(fd: number, data: string | Uint8Array): void {
+  let rest = typeof data === 'string' ? Buffer.from(data) : data;
   for (;;) {
     let written: number;
     try {
-      written = typeof rest === 'string' ? writeSync(fd, rest) : writeSync(fd, rest);
+      written = writeSync(fd, rest);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EAGAIN' && code !== 'EBUSY') throw error;
       Atomics.wait(waitCell, 0, 0, FULL_PIPE_WAIT_MS);
       continue;
     }
-    if (written >= (typeof rest === 'string' ? Buffer.byteLength(rest) : rest.length)) return;
-    rest = (typeof rest === 'string' ? Buffer.from(rest) : rest).subarray(written);
+    if (written >= rest.length) return;
+    rest = rest.subarray(written);
   }
 }
 
@@ -80,10 +100,10 @@ export function stdoutDestination(): LineBatchingDestination {
     // any other failure is thrown.
     let readerGone = false;
     const lines = lineBatching({
-      write: (text: string) => {
+      write: (bytes: Buffer) => {
         if (readerGone) return;
         try {
-          writeFully(fd, text);
+          writeFully(fd, bytes);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
           readerGone = true;

@@ -20,6 +20,7 @@ import { assignRequestId } from '../http/request-id.middleware';
 import { markTracingEnabled } from '../tracing/spans';
 import pino from 'pino';
 import { createLogger, httpLogger, isoTime, redactUrl } from './logger';
+import { lineBatching } from './log-destination.util';
 
 const KEY = `ilk_${'Ab'.repeat(32)}`;
 
@@ -195,7 +196,20 @@ describe('the log for a person (LOG_FORMAT=pretty, pino-pretty loaded by its fir
   });
 });
 
-describe('the request line (httpLogger)', () => {
+/** Each line of `text` parsed into `lines`. */
+const parsedInto = (lines: Array<Record<string, unknown>>) => (text: string) => {
+  for (const line of text.split('\n'))
+    if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+};
+
+describe.each([
+  ['to a stream of text', (take: (text: string) => void) => ({ write: take })],
+  [
+    "straight into the turn's bytes (standard output's lineBatching)",
+    (take: (text: string) => void) =>
+      lineBatching({ write: (bytes: Buffer) => take(bytes.toString('utf8')) }),
+  ],
+])('the request line (httpLogger), %s', (_how, destination) => {
   let server: Server;
   const lines: Array<Record<string, unknown>> = [];
   const served = new Map<string, { method: string; url: string; remoteAddress?: string }>();
@@ -203,9 +217,7 @@ describe('the request line (httpLogger)', () => {
   const json = { logLevel: 'info', logFormat: 'json' } as AppConfig;
 
   beforeAll(async () => {
-    const logger = createLogger(json, {
-      write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
-    });
+    const logger = createLogger(json, destination(parsedInto(lines)));
     const log = httpLogger(logger, 'ilk_');
     server = createServer((req, res) => {
       const state = assignRequestId(req, res);
@@ -333,10 +345,8 @@ describe('the request line (httpLogger)', () => {
     markTracingEnabled(true);
     try {
       const traced: Array<Record<string, unknown>> = [];
-      const log = httpLogger(
-        createLogger(json, { write: (line: string) => void traced.push(JSON.parse(line)) }),
-        'ilk_',
-      );
+      const lineStream = destination(parsedInto(traced));
+      const log = httpLogger(createLogger(json, lineStream), 'ilk_');
       const req = new IncomingMessage(new Socket());
       req.method = 'GET';
       req.url = '/x';
@@ -344,6 +354,7 @@ describe('the request line (httpLogger)', () => {
       log(req, res, assignRequestId(req, res));
       const span = trace.wrapSpanContext({ traceId, spanId, traceFlags: 1 });
       context.with(trace.setSpan(ROOT_CONTEXT, span), () => res.emit('close'));
+      (lineStream as { flushSync?: () => void }).flushSync?.();
       expect(traced).toHaveLength(1);
       expect(traced[0]).toMatchObject({ traceId, spanId, req: { method: 'GET', url: '/x' } });
     } finally {

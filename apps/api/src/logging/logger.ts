@@ -6,9 +6,9 @@ import type { AppConfig } from '../config/app-config';
 import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
 import { traceFields, tracingEnabled } from '../tracing/spans';
-import { stdoutDestination } from './log-destination.util';
+import { stdoutDestination, type LineBatchingDestination } from './log-destination.util';
 import { onFirstUse } from '../loading/on-first-use.util';
-import { jsonFields, jsonMembers, jsonString, jsonValue } from './json-text.util';
+import { JsonBytes } from './json-bytes.util';
 
 /** Loaded only for a log read by a person (LOG_FORMAT=pretty, or a terminal): JSON lines never need it (issue 28). */
 const pinoPretty = onFirstUse<typeof PinoPretty>('pino-pretty');
@@ -347,11 +347,12 @@ const levelOpening = (label: string) => JSON.stringify(levelField(label)).slice(
  * one field write here (issue 14: pino-http's per-request child loggers cost about a tenth of
  * the request path even when silent).
  *
- * The line has one fixed shape, so it is written as JSON text directly (`json-text.util.ts`),
+ * The line has one fixed shape, so it is written as JSON bytes directly (`JsonBytes`),
  * censored as it is written — credential headers, a `Set-Cookie`, secrets in the URL and the
- * Referer (`redactUrl`) — to the logger's own stream, with the fields pino gives every line
- * (level, time, service, and with traces on the trace and span ids): no object is built for
- * pino to walk and `JSON.stringify` again, which was most of the line's cost (issue 28,
+ * Referer (`redactUrl`) — with the fields pino gives every line (level, time, service, and with
+ * traces on the trace and span ids): into the bytes its turn of the event loop writes when the
+ * logger's stream is standard output's (`lineBatching`), else as text to the logger's stream. No
+ * object is built for pino to walk, and no string for a piece of the line (issue 28,
  * BENCHMARKS.md). `logger` must come from `createLogger`. Every other line is pino's, with
  * pino's redaction.
  */
@@ -366,12 +367,19 @@ export function httpLogger(
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
   const info = levelOpening('info');
-  const warn = levelOpening('warn');
+  const warn = JsonBytes.piece(levelOpening('warn'));
+  const baseFields = JsonBytes.piece(sink.baseFields);
+  let infoTime = '';
+  let infoOpening: Uint8Array = new Uint8Array(0);
   const censorRequestHeader = (name: string, value: unknown): string | undefined => {
     if (SECRET_REQUEST_HEADER.has(name)) return REDACTED;
     if (name === 'referer' && typeof value === 'string') return redactUrl(value, apiKeyPrefix);
     return undefined;
   };
+  const stream = sink.stream as DestinationStream & Partial<LineBatchingDestination>;
+  // The turn's own bytes when the stream has them; else the line is built here and handed on as text.
+  const turnBytes = stream.turnBytes?.bind(stream);
+  const ownBytes = turnBytes === undefined ? new JsonBytes() : undefined;
   /** The line, written when the response closes: one function for every request (`this`: the response). */
   function writeLine(this: ServerResponse): void {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the listener's response, named
@@ -382,20 +390,65 @@ export function httpLogger(
     const state = requestStateOf(req);
     const route = state.route ?? routePatternOf(req);
     const remoteAddress = req.socket?.remoteAddress;
-    const method = jsonString(req.method ?? '');
-    let line = `${status < 500 ? info : warn}${isoTime()}${sink.baseFields}`;
-    if (sink.mixin !== undefined) line += jsonMembers(sink.mixin(), noCensor);
-    line +=
-      `,"req":{"method":${method},"url":${jsonString(redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix))}` +
-      `,"headers":{${jsonFields(req.headers, censorRequestHeader)}}` +
-      (remoteAddress === undefined ? '}' : `,"remoteAddress":${jsonString(remoteAddress)}}`) +
-      `,"requestId":${jsonString(state.id)}` +
-      (typeof route === 'string' ? `,"route":${jsonString(route)}` : '') +
-      `,"res":{"statusCode":${status},"headers":{${responseHeaderFields(res)}}}` +
-      `,"durationMs":${Math.round(performance.now() - state.startedAt)}` +
+    const method = req.method ?? '';
+    const out = ownBytes ?? (turnBytes as () => JsonBytes)();
+    const start = out.length;
+    try {
+      const time = isoTime();
+      if (status >= 500) {
+        out.raw(warn);
+        out.ascii(time);
+        out.raw(baseFields);
+      } else {
+        // Level, time and base fields, made once a millisecond (the lines of one share them).
+        if (time !== infoTime) {
+          infoTime = time;
+          infoOpening = JsonBytes.piece(`${info}${time}${sink.baseFields}`);
+        }
+        out.raw(infoOpening);
+      }
+      if (sink.mixin !== undefined) out.members(sink.mixin(), noCensor, true);
+      out.raw(PIECES.reqMethod);
+      out.string(method);
+      out.raw(PIECES.url);
+      out.string(redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix));
+      out.raw(PIECES.headers);
+      out.members(req.headers, censorRequestHeader, false);
+      if (remoteAddress === undefined) out.raw(PIECES.closeTwo);
+      else {
+        out.raw(PIECES.remoteAddress);
+        out.string(remoteAddress);
+        out.byte(CLOSE_BRACE);
+      }
+      out.raw(PIECES.requestId);
+      out.string(state.id);
+      if (typeof route === 'string') {
+        out.raw(PIECES.route);
+        out.string(route);
+      }
+      out.raw(PIECES.resStatus);
+      out.number(status);
+      out.raw(PIECES.headers);
+      responseHeaderMembers(out, res);
+      out.raw(PIECES.duration);
+      out.number(Math.round(performance.now() - state.startedAt));
       // The message `GET 200`: the method's JSON string, its closing quote after the status.
-      `,"msg":${method.slice(0, -1)} ${status}"}\n`;
-    sink.stream.write(line);
+      out.raw(PIECES.msg);
+      out.string(method);
+      out.length -= 1;
+      out.byte(SPACE);
+      out.number(status);
+      out.raw(PIECES.lineEnd);
+    } catch (error) {
+      // No part of a line is left for the next one to follow.
+      out.length = start;
+      throw error;
+    }
+    if (ownBytes !== undefined) {
+      const line = ownBytes.view().toString('utf8');
+      ownBytes.clear();
+      sink.stream.write(line);
+    }
   }
   return (_req, res, state) => {
     state.logContext = context;
@@ -407,26 +460,46 @@ export function httpLogger(
 }
 
 const noCensor = (): undefined => undefined;
-const REDACTED_JSON = jsonString(REDACTED);
+/** The request line's fixed pieces, as bytes. */
+const PIECES = JsonBytes.pieces({
+  redacted: JSON.stringify(REDACTED),
+  reqMethod: ',"req":{"method":',
+  url: ',"url":',
+  headers: ',"headers":{',
+  closeTwo: '}}',
+  remoteAddress: '},"remoteAddress":',
+  requestId: ',"requestId":',
+  route: ',"route":',
+  resStatus: ',"res":{"statusCode":',
+  duration: '}},"durationMs":',
+  msg: ',"msg":',
+  lineEnd: '"}\n',
+});
+const CLOSE_BRACE = 0x7d;
+const SPACE = 0x20;
 
 /**
  * The response's headers as the request line's JSON members (the text between the braces), a
  * `Set-Cookie` censored: read by name (`getHeaders()` copies them into a null-prototype object,
- * which V8 walks slowly). A name is written as it is: Node refuses to set a header whose name is
- * not an HTTP token, and no token holds a character JSON escapes.
+ * which V8 walks slowly).
  */
-function responseHeaderFields(res: ServerResponse): string {
-  const names = res.getHeaderNames();
-  let text = '';
-  let opening = '"';
-  for (const name of names) {
-    const value = name === 'set-cookie' ? REDACTED_JSON : jsonValue(res.getHeader(name));
-    if (value === undefined) continue;
-    text += `${opening}${name}":${value}`;
-    opening = ',"';
+function responseHeaderMembers(out: JsonBytes, res: ServerResponse): void {
+  let comma = false;
+  for (const name of res.getHeaderNames()) {
+    const at = out.length;
+    if (comma) out.byte(COMMA);
+    out.string(name);
+    out.byte(COLON);
+    if (name === 'set-cookie') out.raw(PIECES.redacted);
+    else if (!out.value(res.getHeader(name))) {
+      out.length = at;
+      continue;
+    }
+    comma = true;
   }
-  return text;
 }
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /**
  * Nest's start-up chatter — one line per module, controller and mapped route (over a hundred) —

@@ -289,10 +289,13 @@ export async function nextOpenInterrupt(
 ): Promise<InterruptResponse | undefined> {
   const usable = (i: InterruptResponse) =>
     i.id !== currentId && i.status === 'open' && !skip.has(i.id);
-  for (const [, data] of queryClient.getQueriesData<InfiniteData<InterruptListResponse>>({
-    queryKey: interruptKeys.lists(),
-  })) {
-    const items = data?.pages.flatMap((p) => p.interrupts) ?? [];
+  // Not every query under the list key is a paged inbox: the welcome's newest open interrupt is
+  // one row kept there so that the inbox's refreshes reach it (run S: `pages` of it was undefined).
+  for (const [, data] of queryClient.getQueriesData<
+    InfiniteData<InterruptListResponse> | InterruptResponse | null
+  >({ queryKey: interruptKeys.lists() })) {
+    if (data === undefined || data === null || !('pages' in data)) continue;
+    const items = data.pages.flatMap((p) => p.interrupts);
     const at = items.findIndex((i) => i.id === currentId);
     if (at < 0) continue;
     const next = [...items.slice(at + 1), ...items.slice(0, at)].find(usable);

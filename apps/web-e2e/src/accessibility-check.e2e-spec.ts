@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { addMember, expect, expectAccessible, signUpOwner, test } from './support/fixtures';
+import { api, unique } from './support/service';
 
 /** The message of expectAccessible's failure on `page` (it must fail). */
 async function findings(page: Page, what: string): Promise<string> {
@@ -60,5 +61,42 @@ test.describe('The accessibility check', () => {
     expect(await findings(page, 'a page with a frame')).toContain(
       'expectAccessible scans pages without frames; a page with a frame has 1',
     );
+  });
+
+  // Mantine draws a titled notification's message in gray 6 (3.3:1 on white): run S failed on a
+  // "Could not find the next interrupt" toast. A real refusal, in both schemes.
+  test('a refused change’s notification, its title and the API’s words, reads at AA in light and dark', async ({
+    pageFor,
+  }) => {
+    const owner = await signUpOwner(unique('toast'));
+    const colleague = await addMember(owner, 'developer', 'Grace Hopper');
+    const { body: team } = await api<{ id: string }>('POST', '/api/teams', {
+      cookie: owner.cookie,
+      body: { name: 'Night shift' },
+    });
+    const page = await pageFor(owner);
+    await page.goto('/teams');
+    const add = page.getByRole('combobox', { name: 'Add a member to Night shift' });
+    await expect(add).toBeVisible({ timeout: 60_000 });
+    // The team goes while the page shows it: adding to it is refused.
+    await api('DELETE', `/api/teams/${team.id}`, { cookie: owner.cookie });
+    const { body: refusal } = await api<{ message: string }>(
+      'POST',
+      `/api/teams/${team.id}/members`,
+      { cookie: owner.cookie, body: { memberId: colleague.memberId }, expect: [404] },
+    );
+    await add.click();
+    await page.getByRole('option', { name: /^Grace Hopper/ }).click();
+    await page.getByRole('button', { name: 'Add to Night shift' }).click();
+    const toast = page.getByRole('alert').filter({ hasText: 'Could not add the member' });
+    await expect(toast).toContainText(refusal.message);
+    // Read as a person reads it: the pointer on it holds it open past its 8 s.
+    await toast.hover();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+      await expect(toast).toBeVisible();
+      await expectAccessible(page, `the refusal's notification (${colorScheme})`);
+    }
   });
 });

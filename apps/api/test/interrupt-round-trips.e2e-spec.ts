@@ -2,14 +2,22 @@ import request from 'supertest';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedReads } from '../src/database/prepared-reads';
 import { organisationWithKey, type OrganisationWithKey } from './support/factories';
+import { SlackStandIn } from './support/slack-stand-in';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 28: what one POST /api/interrupts asks of Postgres inside its transaction — the interrupt;
 // one statement for its record and every outbox row of its one event (the webhook delivery, the
-// members' notifications, the Slack message); the month's count; the audit entry. The
+// members' notifications, the Slack message of its connection); the month's count; the audit entry. The
 // organisation's deadline settings come from memory once read.
+const BOT_TOKEN = 'xoxb-1111-2222-roundtripstoken';
+const CHANNEL = 'C0ROUNDTRIPS';
+/** The Slack workspace the organisation connects (its stand-in answers as this one). */
+const WORKSPACE = { teamId: 'T0RT', teamName: 'Round trips', botUserId: 'U0BOT', token: BOT_TOKEN };
+
 describe('the statements of one POST /api/interrupts (real Postgres)', () => {
   let t: TestApp;
+  /** Slack as the service's connection reaches it: the organisation's messages get rows. */
+  let slack: SlackStandIn;
   let org: OrganisationWithKey;
   /** The statements of the transactions begun since the last call, in order. */
   let statements: string[] = [];
@@ -33,8 +41,19 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     )[0].n;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    slack = new SlackStandIn(WORKSPACE);
+    await slack.start();
+    t = await startTestApp({ env: { SLACK_API_URL: slack.url } });
     org = await organisationWithKey(t.app.getHttpServer(), 'Round trips');
+    const connected = await http()
+      .put('/api/notifications/slack')
+      .set('cookie', org.owner.cookie)
+      .send({
+        botToken: BOT_TOKEN,
+        signingSecret: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+        channelId: CHANNEL,
+      });
+    expect(connected.status).toBe(200);
     const hook = await http()
       .post('/api/webhooks')
       .set('cookie', org.owner.cookie)
@@ -54,6 +73,7 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
   });
   afterAll(async () => {
     await t.close();
+    await slack.stop();
   });
 
   it('four statements: the record and the outbox rows of the one event in one of them, the settings not read again', async () => {
@@ -64,6 +84,7 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     expect(outbox[0]).toContain('UPDATE interrupts SET record_json');
     expect(outbox[0]).toContain('INSERT INTO notifications');
     expect(outbox[0]).toContain('INSERT INTO slack_messages');
+    expect(statements.filter((s) => s.includes('slack_messages'))).toEqual(outbox);
     expect(statements.some((s) => s.includes('interrupt_timeout_default_seconds'))).toBe(false);
     expect(statements).toHaveLength(4);
     // The rows it wrote: the record (as the read answers it), the webhook's delivery, the owner's email.
@@ -77,6 +98,14 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     expect(JSON.parse(kept[0].record_json as string)).toEqual(read.body);
     expect(await rowsOf('webhook_deliveries', 'subject_id', id)).toBe(1);
     expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);
+    // The Slack message, written by that statement (no other names slack_messages), to the
+    // connection's channel.
+    const messages = (await t.app
+      .get(DataSource)
+      .query(`SELECT channel_id FROM slack_messages WHERE interrupt_id = $1`, [id])) as {
+      channel_id: string;
+    }[];
+    expect(messages).toEqual([{ channel_id: CHANNEL }]);
   });
 
   it("an interrupt assigned as it opens: the assignee's notification is read before the readers' (one statement each)", async () => {

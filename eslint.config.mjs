@@ -107,7 +107,25 @@ const NEST_HTTP_EXCEPTIONS = [
 const SQL_TEXT = String.raw`/^\s*(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS)\b/`;
 const SQL_MESSAGE =
   "SQL belongs to the table's owner: put it in this module's repository (*.repository.ts) and call that.";
+// The validation pipe is on each body and query parameter, not global (issue 28: a global pipe
+// runs on every parameter, the guards' custom decorators too): Body and Query come from
+// http/validated-params.ts, which adds it.
+const NEST_UNVALIDATED_PARAMS = {
+  name: '@nestjs/common',
+  importNames: ['Body', 'Query'],
+  message:
+    'Import Body and Query from http/validated-params.ts: they carry the validation pipe (there is no global one).',
+};
 const apiLayers = [
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: [
+      'apps/api/src/**/*.service.ts',
+      'apps/api/src/**/*.repository.ts',
+      'apps/api/src/http/validated-params.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { paths: [NEST_UNVALIDATED_PARAMS] }] },
+  },
   {
     files: ['apps/api/src/**/*.service.ts', 'apps/api/src/**/*.repository.ts'],
     rules: {
@@ -126,6 +144,7 @@ const apiLayers = [
               message:
                 'Services do not throw HTTP exceptions: throw DomainError (@interlock/domain) and let the filter map it.',
             },
+            NEST_UNVALIDATED_PARAMS,
           ],
           patterns: [
             {

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AuditLogModule } from './audit-log/audit-log.module';
 import { AuthModule } from './auth/auth.module';
@@ -11,7 +11,6 @@ import { DatabaseModule } from './database/database.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { ApiValidationPipe } from './http/validation.pipe';
 import { LoggerModule } from './logging/logger.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OpenApiModule } from './openapi/openapi.module';
@@ -72,10 +71,9 @@ export class AppModule {
         MetricsModule,
         TracingModule,
       ],
-      providers: [
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_PIPE, useClass: ApiValidationPipe },
-      ],
+      // No global pipe: the validation pipe is on each @Body() and @Query()
+      // (http/validated-params.ts).
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -6,6 +6,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import request from 'supertest';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
+import { Body } from '../src/http/validated-params';
 import { createMigratedTestDatabase } from './support/migrated-database';
 import { adminDatabaseUrl, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
@@ -23,7 +24,8 @@ class ProbeDto {
   count!: number;
 }
 
-// A probe mounted beside the real modules, to exercise the global pipe and filter.
+// A probe mounted beside the real modules, to exercise the validation pipe (the controllers' own
+// `Body`, http/validated-params.ts) and the global filter.
 @Controller('probe')
 @PublicRoute()
 class ProbeController {

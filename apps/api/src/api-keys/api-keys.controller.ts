@@ -1,4 +1,4 @@
-import { Body } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';

@@ -1,4 +1,5 @@
-import { Query, Res } from '@nestjs/common';
+import { Res } from '@nestjs/common';
+import { Query } from '../http/validated-params';
 import { ApiOkResponse, ApiProduces, ApiQuery } from '@nestjs/swagger';
 import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';

@@ -1,4 +1,5 @@
-import { Body, HttpCode, Res } from '@nestjs/common';
+import { HttpCode, Res } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';

@@ -1,10 +1,16 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { NestFactory } from '@nestjs/core';
 import pino from 'pino';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
+import { ApiValidationPipe } from '../http/validation.pipe';
 import { declaredRoutes, routeDeclarationTable } from './route-declarations.util';
+
+/** Nest's `@Body()` and `@Query()` parameters, as it records them (`<paramtype>:<index>`). */
+const VALIDATED = new Set<number>([RouteParamtypes.BODY, RouteParamtypes.QUERY]);
 
 // Route permissions are reviewed like code: a diff in this snapshot is a permission change. The
 // app is created in preview mode, as the contract emitter does: its modules, controllers and
@@ -33,6 +39,22 @@ describe('route declarations', () => {
     expect(
       routes.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.path}`),
     ).toEqual([]);
+  });
+
+  it('validate every body and query (the validation pipe is on each, not global)', () => {
+    const unvalidated = declaredRoutes(app).flatMap((route) => {
+      const params = (Reflect.getMetadata(
+        ROUTE_ARGS_METADATA,
+        route.controller,
+        route.methodName,
+      ) ?? {}) as Record<string, { index: number; pipes?: unknown[] }>;
+      return Object.entries(params)
+        .filter(([key]) => VALIDATED.has(Number(key.split(':')[0])))
+        .filter(([, param]) => !(param.pipes ?? []).some((p) => p instanceof ApiValidationPipe))
+        .map(([, param]) => `${route.handler} parameter ${param.index}`);
+    });
+    expect(declaredRoutes(app).length).toBeGreaterThan(50);
+    expect(unvalidated).toEqual([]);
   });
 
   it('match the reviewed snapshot', () => {

@@ -9,6 +9,9 @@ export interface DeclaredRoute {
   path: string;
   handler: string;
   access: RouteAccess | undefined;
+  /** The controller class and the handler's method name (for tests that read its metadata). */
+  controller: Type;
+  methodName: string;
 }
 
 function joinPath(...parts: (string | string[] | undefined)[]): string {
@@ -45,6 +48,8 @@ export function declaredRoutesIn(modules: ModulesContainer): DeclaredRoute[] {
         method: RequestMethod[method],
         path: joinPath(base, path),
         handler: `${controller.name}.${name}`,
+        controller,
+        methodName: name,
         access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
           handler,
           controller,

@@ -1,4 +1,5 @@
-import { Body, HttpCode } from '@nestjs/common';
+import { HttpCode } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ApiBody, ApiOkResponse } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';

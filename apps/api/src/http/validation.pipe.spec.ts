@@ -122,30 +122,3 @@ describe('ApiValidationPipe: a query string validated once', () => {
     });
   });
 });
-
-describe('ApiValidationPipe: custom decorators', () => {
-  it("hands a custom decorator's value back as it is, as ValidationPipe does, without validating it", async () => {
-    const principal = { kind: 'api_key', organisationId: 'o', limit: '0', extra: 1 };
-    const custom: ArgumentMetadata = { type: 'custom', metatype: ListInterruptsQuery };
-    const withData: ArgumentMetadata = { type: 'custom', metatype: Number, data: 'limit' };
-    const validated = jest.spyOn(ValidationPipe.prototype, 'transform');
-    try {
-      const pipe = new ApiValidationPipe();
-      // A value a ListInterruptsQuery would refuse (limit 0, an unknown field) passes untouched.
-      expect(await pipe.transform(principal, custom)).toBe(principal);
-      expect(await pipe.transform('7', withData)).toBe('7');
-      expect(validated).not.toHaveBeenCalled();
-    } finally {
-      validated.mockRestore();
-    }
-    // What Nest's own pipe, configured as ours, answers for the same inputs.
-    const nest = new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-    });
-    expect(await nest.transform(principal, custom)).toBe(principal);
-    expect(await nest.transform('7', withData)).toBe('7');
-  });
-});

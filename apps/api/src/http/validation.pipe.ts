@@ -3,8 +3,8 @@ import { DomainError } from '@interlock/domain';
 import { requiredAnyOf } from './require-any-of.decorator';
 
 /**
- * The global validation pipe: strips nothing silently — unknown fields are refused — and
- * answers 400 VALIDATION_FAILED with a message naming the first offending parameters by their
+ * The validation pipe of every `@Body()` and `@Query()` (`validated-params.ts`): strips nothing
+ * silently — unknown fields are refused — and answers 400 VALIDATION_FAILED with a message naming the first offending parameters by their
  * full path (`actionRequests.0.name must be a string`).
  */
 export class ApiValidationPipe extends ValidationPipe {
@@ -28,10 +28,6 @@ export class ApiValidationPipe extends ValidationPipe {
   private readonly outcomes = new WeakMap<object, Map<string, Outcome>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // A custom decorator's value (`@CurrentApiKey()`, `@MemberCaller()`…) is the guards' work,
-    // never validated (Nest's `validateCustomDecorators` is off): handed back at once, as
-    // ValidationPipe would after two more promises (every keyed request has one, issue 28).
-    if (metadata.type === 'custom') return value;
     // A missing body is validated as an empty object, so required fields are named.
     // (A JSON `null` is a body, and not an object.)
     const input = metadata.type === 'body' && value === undefined ? {} : value;

@@ -1,4 +1,5 @@
-import { Body, HttpCode, Query, Req, Res } from '@nestjs/common';
+import { HttpCode, Req, Res } from '@nestjs/common';
+import { Body, Query } from '../http/validated-params';
 import {
   ApiBody,
   ApiCreatedResponse,

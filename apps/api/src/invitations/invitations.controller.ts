@@ -1,4 +1,5 @@
-import { Body, Param, Res } from '@nestjs/common';
+import { Param, Res } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ApiBody } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import type { MemberCall, GranterCall, UserCall } from '../auth/caller';

@@ -1,4 +1,4 @@
-import { Body } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
 import { InterruptResponse } from '../interrupts/dto/interrupt.response';

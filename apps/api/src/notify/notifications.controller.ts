@@ -1,4 +1,4 @@
-import { Body, Query } from '@nestjs/common';
+import { Body, Query } from '../http/validated-params';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';

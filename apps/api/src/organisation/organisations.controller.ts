@@ -1,4 +1,4 @@
-import { Body } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import type { UserCall } from '../auth/caller';
 import { UserCaller } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';

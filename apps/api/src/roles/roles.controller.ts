@@ -1,4 +1,4 @@
-import { Body } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import type { GranterCall } from '../auth/caller';
 import { CurrentMember, GranterCaller } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';

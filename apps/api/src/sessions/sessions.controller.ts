@@ -1,4 +1,5 @@
-import { Body, Query, Req, Res } from '@nestjs/common';
+import { Req, Res } from '@nestjs/common';
+import { Body, Query } from '../http/validated-params';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,

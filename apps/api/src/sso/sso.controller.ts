@@ -1,4 +1,5 @@
-import { Body, HttpCode, Req, Res } from '@nestjs/common';
+import { HttpCode, Req, Res } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { GranterCall, MemberCall } from '../auth/caller';
 import {

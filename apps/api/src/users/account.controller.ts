@@ -1,4 +1,5 @@
-import { Body, HttpCode, Res } from '@nestjs/common';
+import { HttpCode, Res } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { ApiAcceptedResponse } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';

@@ -1,4 +1,4 @@
-import { Body } from '@nestjs/common';
+import { Body } from '../http/validated-params';
 import { CurrentUser, UserCaller } from '../auth/decorators/current-principal.decorator';
 import type { UserCall } from '../auth/caller';
 import { refuseUnderSso } from '../auth/sso-session.util';

@@ -1,4 +1,5 @@
-import { Body, HttpCode, Query } from '@nestjs/common';
+import { HttpCode } from '@nestjs/common';
+import { Body, Query } from '../http/validated-params';
 import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels } from '@nestjs/swagger';
 import type { MemberCall } from '../auth/caller';
 import { CurrentMember, MemberCaller } from '../auth/decorators/current-principal.decorator';

@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body } from '../../http/validated-params';
 import { ApiConflictResponse, ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { MemberCall } from '../../auth/caller';
 import { CurrentMember, MemberCaller } from '../../auth/decorators/current-principal.decorator';

@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { CursorCodec, deriveCursorKey, KeysetCursorCodec, MAX_CURSOR_LENGTH } from './index';
+import {
+  CursorCodec,
+  deriveCursorKey,
+  KeysetCursorCodec,
+  MAX_CURSOR_LENGTH,
+  SIGNATURES_KEPT,
+} from './index';
 
 const SECRET = 'a-server-secret-of-enough-length-0123456789';
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
@@ -67,15 +73,44 @@ describe('CursorCodec', () => {
   it('refuses a well-signed payload that is not an array of strings', () => {
     const forge = (value: unknown) => {
       const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
-      const signature = (codec as unknown as { sign(s: typeof scope, p: string): string }).sign(
-        scope,
-        payload,
-      );
+      const signature = createHmac('sha256', deriveCursorKey(SECRET, 'audit-log.list'))
+        .update(JSON.stringify([ORG, scope.filters, payload]))
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url');
       return `${payload}.${signature}`;
     };
     expect(codec.decode(scope, forge(['a', 'b']), 2)).toEqual(['a', 'b']);
     expect(codec.decode(scope, forge(['a', 1]), 2)).toBeUndefined();
     expect(codec.decode(scope, forge({ a: 1 }), 2)).toBeUndefined();
+  });
+});
+
+describe('CursorCodec, the signatures it keeps', () => {
+  it('verifies a cursor issued by another codec of the same secret and kind (another process)', () => {
+    const token = new CursorCodec(SECRET, 'audit-log.list').encode(scope, ['a', 'b']);
+    expect(new CursorCodec(SECRET, 'audit-log.list').decode(scope, token, 2)).toEqual(['a', 'b']);
+  });
+
+  it('issues the same cursor again, and past SIGNATURES_KEPT cursors still verifies each and refuses a forgery', () => {
+    const codec = new CursorCodec(SECRET, 'audit-log.list');
+    const first = codec.encode(scope, ['0', 'x']);
+    expect(codec.encode(scope, ['0', 'x'])).toBe(first);
+    const tokens = Array.from({ length: SIGNATURES_KEPT + 10 }, (_, i) =>
+      codec.encode(scope, [String(i), 'x']),
+    );
+    expect(tokens[0]).toBe(first);
+    const fresh = new CursorCodec(SECRET, 'audit-log.list');
+    for (const [i, token] of tokens.entries()) {
+      expect(codec.decode(scope, token, 2)).toEqual([String(i), 'x']);
+      expect(fresh.encode(scope, [String(i), 'x'])).toBe(token);
+    }
+    // A kept payload with another signature, and the kept signature under another scope.
+    const last = tokens[tokens.length - 1];
+    const [payload, signature] = last.split('.');
+    const other = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    expect(codec.decode(scope, `${payload}.${other}`, 2)).toBeUndefined();
+    expect(codec.decode({ ...scope, filters: 'status=answered' }, last, 2)).toBeUndefined();
   });
 });
 

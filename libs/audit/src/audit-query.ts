@@ -1,4 +1,3 @@
-import { pageAsOneRow, type PageRowShape } from '@interlock/cursor';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
 import { searchWords } from './search-words';
@@ -304,66 +303,17 @@ export function pageQuery(
 }
 
 /**
- * A page without `q` (`pageQuery`, `firstPageTextQuery`) read as one row (issue 28 §4): the entries
- * of the page joined by Postgres with commas in the walk's order (`entries`, null for none), how
- * many entries of the `take` asked for there were (`taken`: `take` means a next page) and the
- * place of the page's last entry (`last_at`, `last_seq`: the `take - 1`th, null when there is
- * none) — one string for the driver to decode and nothing for the service to join, where the
- * rows were `take` rows of three or four columns. The same entries in the same order as the
- * query's rows: numbered in the walk's order after its LIMIT (libs/cursor's `pageAsOneRow`), the
- * last (`take`th) only counted.
+ * The first page of a walk without `q` and the walk's snapshot, in one statement: `pageQuery`'s
+ * rows, each with the organisation's newest sequence number (`snapshot`, text, read once by the
+ * plan; null when it has no entries yet). The snapshot bound itself is left out: in one statement
+ * every entry it can see has a sequence number up to the head's (the head moves in the
+ * transaction that appends), so the entries are exactly `pageQuery`'s with that snapshot.
+ *
+ * Rows, not the page joined by Postgres into one row (issue 28, session 19): numbering the rows
+ * with a window and `string_agg(… ORDER BY n)` sorted and copied every entry again in Postgres,
+ * which costs the machine more CPU a page than the service saves by decoding one row.
  */
-export interface AuditPageText {
-  entries: string | null;
-  taken: number;
-  last_at: string | null;
-  last_seq: string | null;
-  /** The first page's snapshot (`firstPageTextQuery`): the organisation's newest sequence number. */
-  snapshot?: string | null;
-}
-
-/** The page reads' columns and the instant they are ordered by, which numbers them (`pageAsOneRow`). */
-const PAGE_TEXT_COLUMNS = `${auditJsonColumns()}, created_at AS sort_at`;
-
-/** How a page of entries is one `AuditPageText` row (libs/cursor's `pageAsOneRow`). */
-const PAGE_TEXT: PageRowShape = {
-  joined: { column: 'entry_json', as: 'entries' },
-  order: 'q.sort_at DESC, q.seq DESC',
-  last: { last_at: 'p.created_at_utc', last_seq: 'p.seq' },
-  memo: new Map(),
-};
-
-/** `PAGE_TEXT` with the walk's snapshot (`firstPageTextQuery`). */
-const FIRST_PAGE_TEXT: PageRowShape = {
-  ...PAGE_TEXT,
-  more: () => [
-    `(SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
-  ],
-  memo: new Map(),
-};
-
-/** `pageQuery` as one row (`AuditPageText`). */
-export function pageTextQuery(
-  organisationId: string,
-  filter: AuditFilter,
-  snapshot: string,
-  after: AuditPosition | undefined,
-  take: number,
-): SqlQuery {
-  return pageAsOneRow(
-    pageQuery(organisationId, filter, snapshot, after, take, PAGE_TEXT_COLUMNS),
-    PAGE_TEXT,
-  );
-}
-
-/**
- * The first page of a walk without `q`, and the walk's snapshot, in one statement and one row
- * (`AuditPageText`): the organisation's newest sequence number (`snapshot`, text; null when it
- * has no entries yet). The snapshot bound itself is left out: in one statement every entry it
- * can see has a sequence number up to the head's (the head moves in the transaction that
- * appends), so the entries are exactly `pageQuery`'s with that snapshot.
- */
-export function firstPageTextQuery(
+export function firstPageQuery(
   organisationId: string,
   filter: AuditFilter,
   take: number,
@@ -371,7 +321,11 @@ export function firstPageTextQuery(
   const c = new Clauses();
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
-  return pageAsOneRow(walkPage(c, PAGE_TEXT_COLUMNS, take), FIRST_PAGE_TEXT);
+  return walkPage(
+    c,
+    `${auditJsonColumns()}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
+    take,
+  );
 }
 
 /**

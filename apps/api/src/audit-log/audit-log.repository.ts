@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   type AuditFilter,
-  type AuditPageText,
   type AuditPosition,
-  firstPageTextQuery,
+  firstPageQuery,
   pageQuery,
-  pageTextQuery,
   prefixExpansionQuery,
   searchIndexQuery,
   searchWalkQuery,
@@ -42,33 +40,16 @@ export class AuditLogRepository {
   ) {}
 
   /**
-   * The first page of a walk without words and the snapshot it is bound to, in one statement
-   * and one row (`AuditPageText`, its `snapshot` null when the organisation has no entries).
+   * The first page of a walk without words (up to `take` entries, newest first) and the snapshot
+   * it is bound to, in one statement: each row carries the snapshot (none when nothing matches).
    */
-  async firstPageText(
+  firstPage(
     organisationId: string,
     filter: AuditFilter,
     take: number,
-  ): Promise<AuditPageText & { snapshot: string | null }> {
-    const q = firstPageTextQuery(organisationId, filter, take);
-    const [page] = await this.reads.query<AuditPageText & { snapshot: string | null }>(
-      q.sql,
-      q.params,
-    );
-    return page;
-  }
-
-  /** `jsonPage` as one row (`AuditPageText`): a page of a walk without words. */
-  async pageText(
-    organisationId: string,
-    filter: AuditFilter,
-    snapshot: string,
-    after: AuditPosition | undefined,
-    take: number,
-  ): Promise<AuditPageText> {
-    const q = pageTextQuery(organisationId, filter, snapshot, after, take);
-    const [page] = await this.reads.query<AuditPageText>(q.sql, q.params);
-    return page;
+  ): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
+    const q = firstPageQuery(organisationId, filter, take);
+    return this.reads.query(q.sql, q.params);
   }
 
   /** Up to `take` entries matching the filters (no words), as JSON text, newest first, at the snapshot, after `after`. */

@@ -19,20 +19,9 @@ function jsonRow(seq: number) {
   };
 }
 
-/**
- * A page as the page reads return it (`AuditPageText`): entries `seqs` (up to `take`), the
- * first `take - 1` joined, and the place of the `take - 1`th.
- */
-function textPage(seqs: number[], take: number, snapshot?: string) {
-  const page = seqs.slice(0, take - 1).map(jsonRow);
-  const last = seqs.length === take ? page.at(-1) : undefined;
-  return {
-    entries: page.length === 0 ? null : page.map((r) => r.entry_json).join(','),
-    taken: seqs.length,
-    last_at: last?.created_at_utc ?? null,
-    last_seq: last?.seq ?? null,
-    ...(snapshot === undefined ? {} : { snapshot }),
-  };
+/** A first page as its read returns it: entries `seqs` (up to `take`), each with the snapshot. */
+function firstPageRows(seqs: number[], take: number, snapshot: string) {
+  return seqs.slice(0, take).map((seq) => ({ ...jsonRow(seq), snapshot }));
 }
 
 /** An entry as the walk query returns it: `n` is its place in the chunk. */
@@ -123,7 +112,7 @@ describe('AuditLogService first page', () => {
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
-        return [calls.length === 1 ? textPage([3, 2, 1], 3, '7') : textPage([], 3)];
+        return calls.length === 1 ? firstPageRows([3, 2, 1], 3, '7') : [];
       },
     } as unknown as DataSource;
     const service = new AuditLogService(
@@ -136,7 +125,7 @@ describe('AuditLogService first page', () => {
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
-    expect(calls[0].sql).toContain('string_agg(p.entry_json');
+    expect(calls[0].sql).toContain('LIMIT $2');
     expect(calls[0].params).toEqual([ORG, 3]);
     const page = answer.parse();
     expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([
@@ -156,10 +145,9 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {
-      firstPageText: jest.fn(async (_org: string, _filter: unknown, take: number) =>
-        textPage([3, 2, 1], take, '3'),
+      firstPage: jest.fn(async (_org: string, _filter: unknown, take: number) =>
+        firstPageRows([3, 2, 1], take, '3'),
       ),
-      pageText: jest.fn(async () => textPage([1], 3)),
       jsonPage: jest.fn(async () => [jsonRow(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
@@ -197,9 +185,9 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
-    expect(repository.pageText).not.toHaveBeenCalled();
+    expect(repository.jsonPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.pageText).toHaveBeenCalledWith(
+    expect(repository.jsonPage).toHaveBeenCalledWith(
       ORG,
       expect.anything(),
       '3',
@@ -248,6 +236,6 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       status: 400,
     });
-    expect(repository.firstPageText).not.toHaveBeenCalled();
+    expect(repository.firstPage).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,6 @@ import { DomainError, JsonText } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AuditFilter,
-  type AuditPageText,
   AuditPosition,
   AuditCursorCodec,
   AuditQueryError,
@@ -24,7 +23,19 @@ const position = (row: Pick<AuditJsonRow, 'created_at_utc' | 'seq'>): AuditPosit
   seq: String(row.seq),
 });
 
-/** A search's rows (up to `limit + 1`) as the page reads give theirs (`AuditPageText`). */
+/**
+ * A page's entries as one JSON text (`entries`, the first `limit` rows' stored JSON joined), how
+ * many rows there were (`taken`: `limit + 1` means a next page) and the place of the page's last
+ * entry (`last_at`, `last_seq`: null when there is no next page).
+ */
+interface AuditPageText {
+  entries: string;
+  taken: number;
+  last_at: string | null;
+  last_seq: string | null;
+}
+
+/** A page's rows (up to `limit + 1`, in the walk's order) as `AuditPageText`. */
 function pageTextOf(rows: AuditJsonRow[], limit: number): AuditPageText {
   let entries = '';
   for (let i = 0; i < rows.length && i < limit; i++)
@@ -59,8 +70,7 @@ export class AuditLogService {
   /**
    * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
    * answer is its JSON text: each entry's JSON as the database renders it (`AuditJsonRow`: the
-   * text stored when the entry was appended, while the renderer is the same), joined — by
-   * Postgres, for a page without words (`AuditPageText`: one row to decode, issue 28 §4).
+   * text stored when the entry was appended, while the renderer is the same), joined.
    */
   async list(
     organisationId: string,
@@ -83,21 +93,17 @@ export class AuditLogService {
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
     } else if (query.filter.words.length === 0) {
-      // The agents' common read: the first page and its snapshot in one round trip, one row.
-      const page = await this.entries.firstPageText(organisationId, query.filter, query.limit + 1);
-      return this.answer(organisationId, page.snapshot ?? '0', digest, query.limit, page);
+      // The agents' common read: the first page and its snapshot in one round trip.
+      const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
+      return this.answer(
+        organisationId,
+        rows[0]?.snapshot ?? '0',
+        digest,
+        query.limit,
+        pageTextOf(rows, query.limit),
+      );
     } else {
       snapshot = await this.entries.snapshot(organisationId);
-    }
-    if (query.filter.words.length === 0) {
-      const page = await this.entries.pageText(
-        organisationId,
-        query.filter,
-        snapshot,
-        after,
-        query.limit + 1,
-      );
-      return this.answer(organisationId, snapshot, digest, query.limit, page);
     }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     return this.answer(
@@ -128,9 +134,7 @@ export class AuditLogService {
             digest,
           })
         : null;
-    return new JsonText(
-      `{"entries":[${page.entries ?? ''}],"nextCursor":${JSON.stringify(nextCursor)}}`,
-    );
+    return new JsonText(`{"entries":[${page.entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   }
 
   /** The most recent entries matching the filters (for the CSV export), newest first. */

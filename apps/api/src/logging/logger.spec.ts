@@ -363,6 +363,33 @@ describe.each([
     }
   });
 
+  it("writes the time as pino's isoTime writes it, whatever the millisecond and across a second", () => {
+    jest.useFakeTimers({ now: new Date('2026-12-31T23:59:59.990Z') });
+    try {
+      const timed: Array<Record<string, unknown>> = [];
+      const lineStream = destination(parsedInto(timed));
+      const log = httpLogger(createLogger(json, lineStream), 'ilk_');
+      const expected: string[] = [];
+      // .990, .991, the next year's .000, .009, .099, .100, .999
+      for (const step of [0, 1, 9, 9, 90, 1, 899]) {
+        jest.setSystemTime(Date.now() + step);
+        const req = new IncomingMessage(new Socket());
+        req.method = 'GET';
+        req.url = '/x';
+        const res = new ServerResponse(req);
+        log(req, res, assignRequestId(req, res));
+        res.emit('close');
+        // pino's field is `,"time":"…"`: its value from the opening quote.
+        expected.push(JSON.parse(pino.stdTimeFunctions.isoTime().slice(8)) as string);
+      }
+      (lineStream as { flushSync?: () => void }).flushSync?.();
+      expect(expected).toContain('2027-01-01T00:00:00.000Z');
+      expect(timed.map((line) => line.time)).toEqual(expected);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('is written only to a logger createLogger made (its stream and base fields)', () => {
     expect(() => httpLogger(pino(), 'ilk_')).toThrow(/createLogger/);
   });

@@ -83,6 +83,22 @@ let timeMs = -1;
 let timeField = '';
 let secondMs = -1;
 let secondText = '';
+let secondBytes: Uint8Array = new Uint8Array(0);
+
+/**
+ * Keeps the time field's text up to the second of `now` (`,"time":"2026-11-27T15:04:05.`,
+ * toISOString's text before the milliseconds, as text and as bytes), made anew once a second;
+ * returns `now`'s milliseconds.
+ */
+function keepSecond(now: number): number {
+  const ms = now % 1000;
+  if (now - ms !== secondMs) {
+    secondMs = now - ms;
+    secondText = `,"time":"${new Date(secondMs).toISOString().slice(0, 20)}`;
+    secondBytes = JsonBytes.piece(secondText);
+  }
+  return ms;
+}
 
 /**
  * pino's `isoTime` field (`,"time":"2026-11-27T15:04:05.678Z"`), written once per millisecond:
@@ -94,15 +110,22 @@ export function isoTime(): string {
   const now = Date.now();
   if (now !== timeMs) {
     timeMs = now;
-    const ms = now % 1000;
-    if (now - ms !== secondMs) {
-      secondMs = now - ms;
-      // `2026-11-27T15:04:05.`: toISOString's text before the milliseconds.
-      secondText = `,"time":"${new Date(secondMs).toISOString().slice(0, 20)}`;
-    }
+    const ms = keepSecond(now);
     timeField = `${secondText}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
   }
   return timeField;
+}
+
+const TIME_END = JsonBytes.piece('Z"');
+
+/** `isoTime`'s field written as bytes (the request line's): the milliseconds as three digits, no string. */
+function writeIsoTime(out: JsonBytes): void {
+  const ms = keepSecond(Date.now());
+  out.raw(secondBytes);
+  out.byte(0x30 + Math.floor(ms / 100));
+  out.byte(0x30 + (Math.floor(ms / 10) % 10));
+  out.byte(0x30 + (ms % 10));
+  out.raw(TIME_END);
 }
 
 /** A line's level field: its label (`"level":"info"`), not pino's number. */
@@ -366,11 +389,9 @@ export function httpLogger(
   const context: LogContext = { logger, apiKeyPrefix };
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
-  const info = levelOpening('info');
+  const info = JsonBytes.piece(levelOpening('info'));
   const warn = JsonBytes.piece(levelOpening('warn'));
   const baseFields = JsonBytes.piece(sink.baseFields);
-  let infoTime = '';
-  let infoOpening: Uint8Array = new Uint8Array(0);
   const censorRequestHeader = (name: string, value: unknown): string | undefined => {
     if (SECRET_REQUEST_HEADER.has(name)) return REDACTED;
     if (name === 'referer' && typeof value === 'string') return redactUrl(value, apiKeyPrefix);
@@ -394,19 +415,9 @@ export function httpLogger(
     const out = ownBytes ?? (turnBytes as () => JsonBytes)();
     const start = out.length;
     try {
-      const time = isoTime();
-      if (status >= 500) {
-        out.raw(warn);
-        out.ascii(time);
-        out.raw(baseFields);
-      } else {
-        // Level, time and base fields, made once a millisecond (the lines of one share them).
-        if (time !== infoTime) {
-          infoTime = time;
-          infoOpening = JsonBytes.piece(`${info}${time}${sink.baseFields}`);
-        }
-        out.raw(infoOpening);
-      }
+      out.raw(status < 500 ? info : warn);
+      writeIsoTime(out);
+      out.raw(baseFields);
       if (sink.mixin !== undefined) out.members(sink.mixin(), noCensor, true);
       out.raw(PIECES.reqMethod);
       out.string(method);

@@ -11,11 +11,18 @@
 // Environment: LINES per round (default 200000), ROUNDS (default 6), ONLY (health, whoami or
 // both, the default), LOG_LEVEL (default info). AGAINST=<another checkout>: that checkout's
 // logger too, the two alternated round by round (the order swapped each round), each round in a
-// fresh process; printed as this checkout's µs a line over the other's. Nothing is written.
-import { spawnSync } from 'node:child_process';
+// fresh process; printed as this checkout's µs a line over the other's; AGAINST_LOG_LEVEL runs
+// the other side at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the line costs).
+// SERVER=1: instead, a bare node:http server in a process of its own (the front door's request
+// id and state, the line, a 15-byte JSON answer) driven by autocannon with 50 connections, its
+// CPU time over LINES requests after 10,000: the line among real sockets and turns of the event
+// loop, where it costs about twice what the loop above shows (BENCHMARKS.md, issue 28 session 19).
+// Nothing is written.
+import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
 import { buildSync } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -24,6 +31,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const ROUTES = process.env.ONLY?.split(',') ?? ['health', 'whoami'];
 const LEVEL = process.env.LOG_LEVEL ?? 'info';
 const against = process.env.AGAINST ? resolve(process.env.AGAINST) : undefined;
+const AGAINST_LEVEL = process.env.AGAINST_LOG_LEVEL ?? LEVEL;
+const SERVER = process.env.SERVER === '1';
 
 /** One round in the bundle's process: a warm-up round, then the measured one; JSON on stderr. */
 const HARNESS = `
@@ -90,13 +99,36 @@ async function round(): Promise<number> {
 })();
 `;
 
+/** SERVER=1: the server, its port sent to the parent, its CPU time (µs) on each message. */
+const SERVER_HARNESS = `
+import { createServer } from 'node:http';
+import { createLogger, httpLogger } from './apps/api/src/logging/logger';
+import { assignRequestId } from './apps/api/src/http/request-id.middleware';
+
+const log = httpLogger(createLogger({ logLevel: process.env.LEVEL, logFormat: 'json' } as never), 'ilk_');
+const body = '{"status":"ok"}';
+const server = createServer((req, res) => {
+  const state = assignRequestId(req, res);
+  state.route = req.url;
+  log(req, res, state);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', body.length);
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => process.send?.((server.address() as { port: number }).port));
+process.on('message', () => {
+  const used = process.cpuUsage();
+  process.send?.(used.user + used.system);
+});
+`;
+
 const work = mkdtempSync(join(tmpdir(), 'request-line-'));
 
 /** The harness bundled against `checkout`'s sources (its packages left to its node_modules). */
 function bundle(checkout, name) {
   const outfile = join(work, `${name}.cjs`);
   buildSync({
-    stdin: { contents: HARNESS, resolveDir: checkout, loader: 'ts' },
+    stdin: { contents: SERVER ? SERVER_HARNESS : HARNESS, resolveDir: checkout, loader: 'ts' },
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -107,14 +139,47 @@ function bundle(checkout, name) {
   return { checkout, outfile };
 }
 
-function measure({ checkout, outfile }, route) {
+function measure({ checkout, outfile, level }, route) {
   const child = spawnSync(process.execPath, [outfile], {
-    env: { ...process.env, NODE_PATH: join(checkout, 'node_modules'), ROUTE: route, LEVEL, LINES },
+    env: {
+      ...process.env,
+      NODE_PATH: join(checkout, 'node_modules'),
+      ROUTE: route,
+      LEVEL: level,
+      LINES,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
   if (child.status !== 0) throw new Error(`the harness failed:\n${child.stderr}`);
   return JSON.parse(child.stderr.trim().split('\n').at(-1));
+}
+
+/** SERVER=1: CPU µs a request of a fresh server process over LINES requests, after 10,000. */
+async function measureServer({ checkout, outfile, level }, route) {
+  const child = fork(outfile, {
+    env: { ...process.env, NODE_PATH: join(checkout, 'node_modules'), LEVEL: level },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const port = await new Promise((ready) => child.once('message', ready));
+    const cpu = () =>
+      new Promise((read) => {
+        child.once('message', read);
+        child.send('cpu');
+      });
+    const options = {
+      url: `http://127.0.0.1:${port}${route === 'health' ? '/health/live' : '/api/whoami'}`,
+      connections: 50,
+      headers: route === 'health' ? {} : { 'x-api-key': `ilk_${'Ab'.repeat(32)}` },
+    };
+    await autocannon({ ...options, amount: 10_000 });
+    const before = await cpu();
+    await autocannon({ ...options, amount: LINES });
+    return { micros: ((await cpu()) - before) / LINES, bytes: Number.NaN };
+  } finally {
+    child.kill();
+  }
 }
 
 const median = (values) => {
@@ -123,24 +188,31 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 const f = (value, digits = 2) => value.toFixed(digits);
+const allocated = (bytes) => (SERVER ? '' : `, ~${f(bytes, 0)} B`);
 
 try {
-  const sides = [bundle(root, 'this'), ...(against ? [bundle(against, 'other')] : [])];
+  const sides = [
+    { ...bundle(root, 'this'), level: LEVEL },
+    ...(against ? [{ ...bundle(against, 'other'), level: AGAINST_LEVEL }] : []),
+  ];
+  const other = against ? ` (the other: ${AGAINST_LEVEL})` : '';
+  const where = SERVER ? ', in a node:http server' : '';
   console.log(
-    `request line, LOG_LEVEL=${LEVEL}, ${LINES} lines a round, load ${f(loadavg()[0], 1)}`,
+    `request line${where}, LOG_LEVEL=${LEVEL}${other}, ${LINES} a round, load ${f(loadavg()[0], 1)}`,
   );
   for (const route of ROUTES) {
     const results = sides.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => i).reverse();
-      for (const i of order) results[i].push(measure(sides[i], route));
+      for (const i of order)
+        results[i].push(SERVER ? await measureServer(sides[i], route) : measure(sides[i], route));
     }
     const micros = results.map((rs) => rs.map((x) => x.micros));
     const bytes = results.map((rs) => median(rs.map((x) => x.bytes)));
-    let row = `| ${route} | ${micros[0].map((x) => f(x)).join(' ')} (**${f(median(micros[0]))}**) µs, ~${f(bytes[0], 0)} B |`;
+    let row = `| ${route} | ${micros[0].map((x) => f(x)).join(' ')} (**${f(median(micros[0]))}**) µs${allocated(bytes[0])} |`;
     if (against) {
       const ratios = micros[0].map((x, i) => x / micros[1][i]);
-      row += ` ${micros[1].map((x) => f(x)).join(' ')} (**${f(median(micros[1]))}**) µs, ~${f(bytes[1], 0)} B | ${ratios.map((x) => f(x, 3)).join(' ')} (**${f(median(ratios), 3)}**) |`;
+      row += ` ${micros[1].map((x) => f(x)).join(' ')} (**${f(median(micros[1]))}**) µs${allocated(bytes[1])} | ${ratios.map((x) => f(x, 3)).join(' ')} (**${f(median(ratios), 3)}**) |`;
     }
     console.log(row);
   }

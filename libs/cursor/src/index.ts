@@ -7,3 +7,4 @@ export {
 } from './cursor-codec';
 export { KeysetCursorCodec, type KeysetPosition } from './keyset-cursor';
 export { keysetAfter, keysetPage } from './keyset-page';
+export { pageAsOneRow, type PageRowShape, type PageStatement } from './page-row';

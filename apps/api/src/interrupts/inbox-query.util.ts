@@ -1,6 +1,6 @@
 import { types } from 'pg';
 import type { SearchCosts } from '@interlock/audit';
-import type { KeysetPosition } from '@interlock/cursor';
+import { pageAsOneRow, type KeysetPosition, type PageRowShape } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { RECORD_RENDER_VERSION } from './interrupt-record';
@@ -256,6 +256,60 @@ export function inboxPageQuery(
            ORDER BY ${order}`,
     params: c.params,
   };
+}
+
+/**
+ * A page of the plain listing (`inboxPageQuery` of LISTED_INTERRUPT_COLUMNS) as one row (issue
+ * 28 §4, as the audit page): the kept records of the page's rows joined by Postgres with commas
+ * in the listing's order (`records`, null for none), how many rows of the `take` asked for there
+ * were (`taken`: `take` means a next page), how many of the page's rows have no kept record
+ * (`unkept`: then `records` leaves them out, and the page is read row by row) and the place of
+ * the page's last row, the `take - 1`th (null when there is none) — one string for the driver to
+ * decode and nothing for the service to join, where the rows were `take` rows of four columns.
+ */
+export interface InboxPageText {
+  records: string | null;
+  taken: number;
+  unkept: number;
+  last_id: string | null;
+  /** Postgres' text of the timestamptz, as ListedInterruptRow's. */
+  last_created_at: string | null;
+  last_expires_at: string | null;
+}
+
+/** How a page of the listing in `direction` is one `InboxPageText` row (`pageAsOneRow`). */
+function inboxPageText(direction: 'ASC' | 'DESC'): PageRowShape {
+  return {
+    joined: { column: 'record_json', as: 'records' },
+    order: `q.sort_at ${direction}, q.id ${direction}`,
+    last: {
+      last_id: 'p.id::text',
+      last_created_at: 'p.created_at',
+      last_expires_at: 'p.expires_at',
+    },
+    more: (onPage) => [
+      `(count(*) FILTER (WHERE ${onPage} AND p.record_json IS NULL))::int AS unkept`,
+    ],
+    memo: new Map(),
+  };
+}
+const INBOX_PAGE_TEXT = { ASC: inboxPageText('ASC'), DESC: inboxPageText('DESC') };
+
+/**
+ * `inboxPageQuery` of the listed columns as one row (`InboxPageText`, libs/cursor's
+ * `pageAsOneRow`), its rows numbered by the listing's order (`sort_at`, the listing's sort key).
+ */
+export function inboxPageTextQuery(
+  organisationId: string,
+  filter: InboxFilter,
+  after: KeysetPosition | undefined,
+  take: number,
+): SqlQuery {
+  const columns = `${LISTED_INTERRUPT_COLUMNS}, ${sortKeyOf(filter)} AS sort_at`;
+  return pageAsOneRow(
+    inboxPageQuery(organisationId, filter, after, take, columns),
+    INBOX_PAGE_TEXT[directionOf(filter)],
+  );
 }
 
 /**

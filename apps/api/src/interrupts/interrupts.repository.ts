@@ -13,6 +13,8 @@ import {
   InboxFilter,
   inboxCountsQuery,
   inboxPageQuery,
+  type InboxPageText,
+  inboxPageTextQuery,
   titleSearchIndexQuery,
   titleSearchWalkQuery,
   titleSearchWindowEndQuery,
@@ -861,6 +863,19 @@ export class InterruptsRepository {
   ): Promise<Row[]> {
     const q = inboxPageQuery(organisationId, filter, after, take, columns);
     return queryRows<Row>(db, q.sql, q.params);
+  }
+
+  /** A page of the plain listing as one row (`InboxPageText`, inboxPageTextQuery). */
+  async pageText(
+    db: Queryable,
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<InboxPageText> {
+    const q = inboxPageTextQuery(organisationId, filter, after, take);
+    const [page] = await queryRows<InboxPageText>(db, q.sql, q.params);
+    return page;
   }
 
   /** The lexicon's words for each search prefix (`n` from 1) and the organisation's interrupt count (`n` 0). */

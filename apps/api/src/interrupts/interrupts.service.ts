@@ -37,6 +37,7 @@ import { DECISIONS } from './interrupt-decision.entity';
 import {
   type CursorScope,
   KeysetCursorCodec,
+  keysetAfter,
   keysetPage,
   type KeysetPosition,
 } from '@interlock/cursor';
@@ -942,15 +943,19 @@ export class InterruptsService {
   /**
    * `list` as the HTTP answer, as the audit page is answered (issue 28 item 4): the page is read
    * as each interrupt's record kept with its row (`record_json`, by this renderer), put in the
-   * page as it is — nothing of it decoded, nothing written out again; the interrupts whose record
-   * is not kept are read whole in one statement and rendered. The same bytes as `list`'s page
-   * serialised. Rows, not the page joined by Postgres into one row: that cost Postgres more CPU
-   * a page (a window, and `string_agg` sorting every record again) than the rows cost the
-   * service (issue 28, session 19, BENCHMARKS.md).
+   * page as it is — nothing of it decoded, nothing written out again. Without a title search it
+   * is one row, the records joined by Postgres (`InboxPageText`, issue 28 §4); a page with
+   * records not kept is read again row by row, and those interrupts read whole in one statement
+   * and rendered. The same bytes as `list`'s page serialised.
    */
   async listAnswer(command: ListInterruptsCommand): Promise<JsonText<InterruptListResponse>> {
     const { organisationId, listing, caller } = command;
     const plan = await this.listingPlan(organisationId, listing, caller);
+    const joined =
+      plan !== undefined && plan.filter.words.length === 0
+        ? await this.joinedPage(organisationId, plan, listing.cursor)
+        : undefined;
+    if (joined !== undefined) return joined;
     const page = await this.listRows<ListedInterruptRow | InterruptRow>(
       organisationId,
       plan,
@@ -981,6 +986,37 @@ export class InterruptsService {
       items += (items === '' ? '' : ',') + rendered;
     }
     return listText(items, page.nextCursor);
+  }
+
+  /**
+   * A page without a title search as one row, the kept records joined by Postgres
+   * (`InboxPageText`); undefined when a record of the page is not kept.
+   */
+  private async joinedPage(
+    organisationId: string,
+    plan: ListingPlan,
+    cursor: string | undefined,
+  ): Promise<JsonText<InterruptListResponse> | undefined> {
+    const after = keysetAfter(this.cursors, plan.scope, cursor);
+    // `my_teams` of a member in no team: nothing to read.
+    if (plan.filter.assignees?.ids.length === 0) return listText('', null);
+    const page = await this.interrupts.pageText(
+      this.reads,
+      organisationId,
+      plan.filter,
+      after,
+      plan.limit + 1,
+    );
+    if (page.unkept > 0) return undefined;
+    const last = { created_at: page.last_created_at as string, expires_at: page.last_expires_at };
+    const nextCursor =
+      page.taken > plan.limit && page.last_id !== null
+        ? this.cursors.encode(plan.scope, {
+            createdAt: listingPosition(plan.filter.order, last),
+            id: page.last_id,
+          })
+        : null;
+    return listText(page.records ?? '', nextCursor);
   }
 
   /**

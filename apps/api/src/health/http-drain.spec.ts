@@ -1,8 +1,9 @@
+import { channel } from 'node:diagnostics_channel';
 import { Agent, createServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { HttpDrain, inFlight, KEEP_ALIVE_TIMEOUT_MS } from './http-drain';
+import { HttpDrain, KEEP_ALIVE_TIMEOUT_MS, REQUEST_START, RESPONSE_FINISH } from './http-drain';
 
 function request(
   port: number,
@@ -104,19 +105,31 @@ describe('HttpDrain', () => {
     expect(answered.headers['keep-alive']).toBeUndefined();
   });
 
-  it("finds a connection's response in flight where Node keeps it, until it finishes", async () => {
-    // Pins what `inFlight` reads (not in Node's documentation): fails on a Node that moves it.
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const seen: Array<ServerResponse | null> = [];
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) =>
-      seen.push(inFlight(req.socket), res),
-    );
-    await request(port, '/', agent);
-    expect(seen[0]).toBe(seen[1]);
-    // Finished on a connection kept alive: none.
-    expect(connections[0].destroyed).toBe(false);
-    expect(inFlight(connections[0])).toBeNull();
-    agent.destroy();
+  it("learns its own server's responses in flight from Node's channels, and leaves them when it closes", async () => {
+    expect(channel(REQUEST_START).hasSubscribers).toBe(true);
+    expect(channel(RESPONSE_FINISH).hasSubscribers).toBe(true);
+    // Another server with a drain of its own, draining: not this server's responses.
+    const other = createServer((_req, res) => res.end('other'));
+    const otherDrain = new HttpDrain(other);
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = request(port, '/slow', new Agent({ keepAlive: true }));
+      while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+      otherDrain.beginDraining();
+      held[0].end('slow ok');
+      const answered = await slow;
+      expect(answered.headers.connection).toBe('keep-alive');
+    } finally {
+      await otherDrain.close();
+    }
+
+    // This server closed too: no subscriber is left behind.
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    expect(channel(REQUEST_START).hasSubscribers).toBe(false);
+    expect(channel(RESPONSE_FINISH).hasSubscribers).toBe(false);
+    server = createServer(); // closed again by afterEach
+    server.listen(0, '127.0.0.1');
   });
 
   it('keeps nothing of a finished response while its connection idles', async () => {
@@ -137,6 +150,24 @@ describe('HttpDrain', () => {
     expect(finished).toBeDefined();
     expect(finished?.deref()).toBeUndefined();
     agent.destroy();
+  });
+
+  it('keeps nothing of a response whose connection is lost before it finishes', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const client = connect(port, '127.0.0.1');
+    client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const lost = new WeakRef(held.splice(0)[0]);
+    // Its socket still points at it (Node's own hold): not kept here either.
+    const closed = new Promise((r) => connections.splice(0)[0].once('close', r));
+    client.destroy();
+    await closed;
+    for (let round = 0; round < 10 && lost.deref() !== undefined; round++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    expect(lost.deref()).toBeUndefined();
   });
 
   it('adds no listener to a response (issue 28: nothing a request)', async () => {

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -16,6 +17,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const ADVERTISED_KEEP_ALIVE_S = 5;
 const KEEP_ALIVE_HEADER = `timeout=${ADVERTISED_KEEP_ALIVE_S}`;
 const IDLE_SWEEP_MS = 100;
+export const REQUEST_START = 'http.server.request.start';
+export const RESPONSE_FINISH = 'http.server.response.finish';
 
 /**
  * The HTTP server's side of a graceful shutdown:
@@ -30,22 +33,38 @@ const IDLE_SWEEP_MS = 100;
 export class HttpDrain {
   private draining = false;
   /**
-   * The open connections: added when one opens, dropped when it closes. A request adds nothing
-   * (issue 28: no map write, and no 'close' listener on the response, whose 'close' then has one
-   * listener, the log line's), and nothing of a response is kept here: `beginDraining` finds each
-   * connection's response in flight where Node's server keeps it (`inFlight`), so an idle
-   * keep-alive connection holds none.
+   * Each open connection's response in flight: set when Node's server starts a request on it and
+   * dropped when that response finishes or the connection closes, so an idle keep-alive
+   * connection holds none. What `beginDraining` marks. Learnt from Node's public diagnostics
+   * channels, which its HTTP server publishes for every request (both adapters run on it): no
+   * listener on the response (issue 28: its 'close' then has one listener, the log line's).
    */
-  private readonly connections = new Set<Socket>();
+  private readonly inFlight = new Map<Socket, ServerResponse>();
 
   constructor(private readonly server: Server) {
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
-    const connections = this.connections;
+    const inFlight = this.inFlight;
+    // The channels are the process's: only this server's messages count.
+    const onStart = (message: unknown) => {
+      const { server: from, socket, response } = message as ServerMessage;
+      if (from === server) inFlight.set(socket, response);
+    };
+    const onFinish = (message: unknown) => {
+      const { server: from, socket, response } = message as ServerMessage;
+      if (from === server && inFlight.get(socket) === response) inFlight.delete(socket);
+    };
+    subscribe(REQUEST_START, onStart);
+    subscribe(RESPONSE_FINISH, onFinish);
+    // Several servers come and go in one process (tests): a closed one leaves no subscriber.
+    server.once('close', () => {
+      unsubscribe(REQUEST_START, onStart);
+      unsubscribe(RESPONSE_FINISH, onFinish);
+    });
+    // A response that never finishes (its connection lost) goes with its connection.
     server.on('connection', (socket: Socket) => {
-      connections.add(socket);
-      socket.once('close', () => connections.delete(socket));
+      socket.once('close', () => inFlight.delete(socket));
     });
     // Before the application's own handler, so that the headers are set before it answers.
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
@@ -56,10 +75,7 @@ export class HttpDrain {
   beginDraining(): void {
     this.draining = true;
     // A finished response has sent its headers: only those still to answer are marked.
-    for (const socket of this.connections) {
-      const res = inFlight(socket);
-      if (res !== null) this.closeAfter(res);
-    }
+    for (const res of this.inFlight.values()) this.closeAfter(res);
   }
 
   close(): Promise<void> {
@@ -88,11 +104,13 @@ export class HttpDrain {
 }
 
 /**
- * The response a connection is answering (null: none). Node's server holds it on the socket from
- * the moment the response is given the connection until it finishes (`_httpMessage`, which its
- * own `closeIdleConnections` reads; http-terminator reads it for the same purpose). Not in Node's
- * documentation: `http-drain.spec.ts` pins it, and fails on a Node that keeps it elsewhere.
+ * What Node's HTTP server publishes on these channels (documented in Node's diagnostics_channel
+ * "Built-in channels"): a request starting (before the server's 'request' event) and its
+ * response finishing.
  */
-export function inFlight(socket: Socket): ServerResponse | null {
-  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+interface ServerMessage {
+  request: IncomingMessage;
+  response: ServerResponse;
+  socket: Socket;
+  server: Server;
 }

@@ -170,6 +170,21 @@ describe('HttpDrain', () => {
     expect(lost.deref()).toBeUndefined();
   });
 
+  it("sets its headers before the application's handler runs, with no 'request' listener of its own", async () => {
+    expect(server.listenerCount('request')).toBe(1);
+    const seen: unknown[] = [];
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
+      seen.push(res.getHeader('keep-alive')),
+    );
+    await request(port, '/');
+    drain.beginDraining();
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
+      seen.push(res.getHeader('connection')),
+    );
+    await request(port, '/');
+    expect(seen).toEqual(['timeout=5', 'close', undefined]);
+  });
+
   it('adds no listener to a response (issue 28: nothing a request)', async () => {
     const plain = createServer((_req, res) => {
       closeListeners.push(res.listenerCount('close'));

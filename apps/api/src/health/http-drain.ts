@@ -46,10 +46,14 @@ export class HttpDrain {
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     const inFlight = this.inFlight;
-    // The channels are the process's: only this server's messages count.
+    // The channels are the process's: only this server's messages count. A request starts before
+    // the server's 'request' event, so its headers are set before the application answers: no
+    // 'request' listener of ours (with two, Node copies the listener array on every request).
     const onStart = (message: unknown) => {
       const { server: from, socket, response } = message as ServerMessage;
-      if (from === server) inFlight.set(socket, response);
+      if (from !== server) return;
+      inFlight.set(socket, response);
+      this.onRequest(response);
     };
     const onFinish = (message: unknown) => {
       const { server: from, socket, response } = message as ServerMessage;
@@ -66,10 +70,6 @@ export class HttpDrain {
     server.on('connection', (socket: Socket) => {
       socket.once('close', () => inFlight.delete(socket));
     });
-    // Before the application's own handler, so that the headers are set before it answers.
-    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
-      this.onRequest(res),
-    );
   }
 
   beginDraining(): void {

@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import { Agent, createServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, Socket as NetSocket, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { HttpDrain, KEEP_ALIVE_TIMEOUT_MS, REQUEST_START, RESPONSE_FINISH } from './http-drain';
@@ -106,8 +106,15 @@ describe('HttpDrain', () => {
   });
 
   it("learns its own server's responses in flight from Node's channels, and leaves them when it closes", async () => {
-    expect(channel(REQUEST_START).hasSubscribers).toBe(true);
-    expect(channel(RESPONSE_FINISH).hasSubscribers).toBe(true);
+    // A request starting on this server, as Node announces it: the drain sets its header on it.
+    const announce = () => {
+      const req = new IncomingMessage(new NetSocket());
+      const res = new ServerResponse(req);
+      channel(REQUEST_START).publish({ request: req, response: res, socket: req.socket, server });
+      channel(RESPONSE_FINISH).publish({ request: req, response: res, socket: req.socket, server });
+      return res.getHeader('keep-alive');
+    };
+    expect(announce()).toBe('timeout=5');
     // Another server with a drain of its own, draining: not this server's responses.
     const other = createServer((_req, res) => res.end('other'));
     const otherDrain = new HttpDrain(other);
@@ -123,13 +130,34 @@ describe('HttpDrain', () => {
       await otherDrain.close();
     }
 
-    // This server closed too: no subscriber is left behind.
+    // This server closed too: its drain no longer listens (whatever else in the process does).
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    expect(channel(REQUEST_START).hasSubscribers).toBe(false);
-    expect(channel(RESPONSE_FINISH).hasSubscribers).toBe(false);
+    expect(announce()).toBeUndefined();
     server = createServer(); // closed again by afterEach
-    server.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  it('while draining, answers every pipelined request on a connection and closes it after the last', async () => {
+    const client = connect(port, '127.0.0.1');
+    let received = '';
+    client.setEncoding('utf8');
+    client.on('data', (d: string) => (received += d));
+    const ended = new Promise((r) => client.once('close', r));
+    client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
+    drain.beginDraining();
+    held[0].end('first');
+    held[1].end('second');
+    await ended;
+    const responses = received.split(/(?=HTTP\/1\.1 )/);
+    expect(responses.map((r) => r.slice(r.lastIndexOf('\r\n') + 2))).toEqual([
+      expect.stringContaining('first'),
+      expect.stringContaining('second'),
+    ]);
+    // The first keeps the connection for the second; the second closes it.
+    expect(responses[0]).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    expect(responses[1]).toMatch(/\r\nConnection: close\r\n/i);
   });
 
   it('keeps nothing of a finished response while its connection idles', async () => {

@@ -35,9 +35,11 @@ export class HttpDrain {
   /**
    * Each open connection's response in flight: set when Node's server starts a request on it and
    * dropped when that response finishes or the connection closes, so an idle keep-alive
-   * connection holds none. What `beginDraining` marks. Learnt from Node's public diagnostics
-   * channels, which its HTTP server publishes for every request (both adapters run on it): no
-   * listener on the response (issue 28: its 'close' then has one listener, the log line's).
+   * connection holds none. What `beginDraining` marks. With pipelined requests it is the latest
+   * one started (the last to be written), so the responses before it keep the connection open for
+   * it and it closes the connection. Learnt from Node's public diagnostics channels, which its
+   * HTTP server publishes for every request (both adapters run on it): no listener on the
+   * response (issue 28: its 'close' then has one listener, the log line's).
    */
   private readonly inFlight = new Map<Socket, ServerResponse>();
 

@@ -111,6 +111,8 @@ describe('CursorCodec, the signatures it keeps', () => {
     const other = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
     expect(codec.decode(scope, `${payload}.${other}`, 2)).toBeUndefined();
     expect(codec.decode({ ...scope, filters: 'status=answered' }, last, 2)).toBeUndefined();
+    // Kept for one organisation, it is no cursor of another's (same filters, same payload).
+    expect(codec.decode({ ...scope, organisationId: OTHER_ORG }, last, 2)).toBeUndefined();
   });
 });
 

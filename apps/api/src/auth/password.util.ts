@@ -7,6 +7,10 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  * with each hash, so a hash made at another cost still verifies and is upgraded at the next
  * sign-in (`needsRehash`).
  */
+/** SPEC §8f: a password a person chooses is 8 to 200 characters; one checked is at most 200. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
+
 export const DEFAULT_SCRYPT_LOG_N = 17;
 /** The least cost production accepts (OWASP's scrypt recommendation). */
 export const MIN_PRODUCTION_SCRYPT_LOG_N = 17;

@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnvironment } from '../config/app-config';
 import { verifyAuditChain } from '@interlock/audit';
 import { DatabaseConnection } from '../database/database-connection';
-import { hashPassword } from '../auth/password.util';
+import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.util';
 import { SignInSessionsRepository } from '../auth/sign-in-sessions.repository';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
@@ -74,8 +74,13 @@ async function createOrganisation(args: string[]): Promise<number> {
         : generated
           ? randomBytes(18).toString('base64url')
           : await readStdin();
-    if (password !== undefined && (password.length < 8 || password.length > 200)) {
-      console.error('The password must be 8 to 200 characters long.');
+    if (
+      password !== undefined &&
+      (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH)
+    ) {
+      console.error(
+        `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
+      );
       return 2;
     }
     const passwordHash =

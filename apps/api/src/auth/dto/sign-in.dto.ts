@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PasswordField } from './password-field.decorator';
 
 export class SignInDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
@@ -7,9 +8,7 @@ export class SignInDto {
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ maxLength: 200, format: 'password' })
-  @IsString()
-  @MaxLength(200)
+  @PasswordField()
   password!: string;
 
   @ApiProperty({

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { NewPasswordField } from './password-field.decorator';
 
 export class SignUpDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
@@ -7,9 +8,7 @@ export class SignUpDto {
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
-  @IsString()
-  @Length(8, 200)
+  @NewPasswordField()
   password!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Your name, as colleagues see it.' })

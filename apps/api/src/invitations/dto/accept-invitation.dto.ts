@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, Matches } from 'class-validator';
 import { JoinInvitationDto } from './join-invitation.dto';
+import { NewPasswordField } from '../../auth/dto/password-field.decorator';
 
 /** Signing up from the invitation link: a name and password, and the email's proof if it came with it. */
 export class AcceptInvitationDto extends JoinInvitationDto {
@@ -15,8 +16,6 @@ export class AcceptInvitationDto extends JoinInvitationDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @ApiProperty({ format: 'password', minLength: 8, maxLength: 200 })
-  @IsString()
-  @Length(8, 200)
+  @NewPasswordField()
   password!: string;
 }

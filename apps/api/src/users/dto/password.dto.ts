@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { NewPasswordField, PasswordField } from '../../auth/dto/password-field.decorator';
 
 export class PasswordResetRequestDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
@@ -17,20 +18,14 @@ export class PasswordResetConfirmDto {
   @MaxLength(200)
   token!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
-  @IsString()
-  @Length(8, 200)
+  @NewPasswordField()
   password!: string;
 }
 
 export class ChangePasswordDto {
-  @ApiProperty({ maxLength: 200, format: 'password' })
-  @IsString()
-  @MaxLength(200)
+  @PasswordField()
   currentPassword!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
-  @IsString()
-  @Length(8, 200)
+  @NewPasswordField()
   newPassword!: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { NewPasswordField, PasswordField } from '../../auth/dto/password-field.decorator';
 
 export class UpdateProfileDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Your name, as colleagues see it.' })
@@ -19,9 +20,7 @@ export class ChangeEmailDto {
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ maxLength: 200, format: 'password', description: 'Your current password.' })
-  @IsString()
-  @MaxLength(200)
+  @PasswordField('Your current password.')
   password!: string;
 }
 
@@ -56,8 +55,6 @@ export class UndoEmailChangeDto {
   @MaxLength(200)
   token!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
-  @IsString()
-  @Length(8, 200)
+  @NewPasswordField()
   password!: string;
 }

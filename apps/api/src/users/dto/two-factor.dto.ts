@@ -1,10 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { PasswordField } from '../../auth/dto/password-field.decorator';
 
 export class TwoFactorPasswordDto {
-  @ApiProperty({ maxLength: 200, format: 'password', description: 'Your current password.' })
-  @IsString()
-  @MaxLength(200)
+  @PasswordField('Your current password.')
   password!: string;
 }
 

@@ -1,12 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { LinkTokenField } from './link-token-field.decorator';
 
 export class VerifyEmailDto {
-  @ApiProperty({
-    maxLength: 200,
-    description: "The token from the verification link (the part after the link's #).",
-  })
-  @IsString()
-  @MaxLength(200)
+  @LinkTokenField('the verification link')
   token!: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsEmail, MaxLength } from 'class-validator';
 import { NewPasswordField, PasswordField } from '../../auth/dto/password-field.decorator';
+import { LinkTokenField } from './link-token-field.decorator';
 
 export class PasswordResetRequestDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
@@ -10,12 +11,7 @@ export class PasswordResetRequestDto {
 }
 
 export class PasswordResetConfirmDto {
-  @ApiProperty({
-    maxLength: 200,
-    description: "The token from the reset link (the part after the link's #).",
-  })
-  @IsString()
-  @MaxLength(200)
+  @LinkTokenField('the reset link')
   token!: string;
 
   @NewPasswordField()

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { NewPasswordField, PasswordField } from '../../auth/dto/password-field.decorator';
+import { LinkTokenField } from './link-token-field.decorator';
 
 export class UpdateProfileDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Your name, as colleagues see it.' })
@@ -35,24 +36,12 @@ export class EmailChangePendingResponse {
 }
 
 export class ConfirmEmailChangeDto {
-  @ApiProperty({
-    maxLength: 200,
-    description:
-      "The token from the link emailed to the new address (the part after the link's #).",
-  })
-  @IsString()
-  @MaxLength(200)
+  @LinkTokenField('the link emailed to the new address')
   token!: string;
 }
 
 export class UndoEmailChangeDto {
-  @ApiProperty({
-    maxLength: 200,
-    description:
-      "The token from the link emailed to the old address (the part after the link's #).",
-  })
-  @IsString()
-  @MaxLength(200)
+  @LinkTokenField('the link emailed to the old address')
   token!: string;
 
   @NewPasswordField()

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import type { ArgumentMetadata } from '@nestjs/common';
+import { DomainError } from '@interlock/domain';
+import { ApiValidationPipe } from '../../http/validation.pipe';
+import { LinkTokenField } from './link-token-field.decorator';
+
+// @nestjs/swagger's metadata key of a DTO's property (its DECORATORS constants, not exported).
+const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
+
+class FromTheLink {
+  @LinkTokenField('the probe link')
+  token!: string;
+}
+
+const body: ArgumentMetadata = { type: 'body', metatype: FromTheLink };
+
+/** The 400's text, or 'accepted'. */
+async function answer(value: Record<string, unknown>): Promise<string> {
+  try {
+    await new ApiValidationPipe().transform(value, body);
+    return 'accepted';
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return `${error.code}: ${error.message}`;
+  }
+}
+
+describe("LinkTokenField: an emailed account link's token, from the link's fragment", () => {
+  it('accepts up to 200 characters', async () => {
+    expect(await answer({ token: 't'.repeat(43) })).toBe('accepted');
+    expect(await answer({ token: 't'.repeat(200) })).toBe('accepted');
+  });
+
+  it('refuses a longer one, a missing one and one that is not a string: 400 VALIDATION_FAILED', async () => {
+    expect(await answer({ token: 't'.repeat(201) })).toBe(
+      'VALIDATION_FAILED: token must be shorter than or equal to 200 characters',
+    );
+    expect(await answer({})).toMatch(/^VALIDATION_FAILED: token must be a string/);
+    expect(await answer({ token: 42 })).toMatch(/^VALIDATION_FAILED: token must be a string/);
+  });
+
+  it('documents its bound, and the link it comes from in the sentence every such token has', () => {
+    expect(Reflect.getMetadata(API_MODEL_PROPERTIES, FromTheLink.prototype, 'token')).toMatchObject(
+      {
+        maxLength: 200,
+        description: "The token from the probe link (the part after the link's #).",
+      },
+    );
+  });
+});

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import type { ArgumentMetadata } from '@nestjs/common';
-import { DomainError } from '@interlock/domain';
-import { ApiValidationPipe } from '../../http/validation.pipe';
+import { documentedProperty, validationAnswer } from '../../http/validation-answer.spec-support';
 import { ChangePasswordDto } from '../../users/dto/password.dto';
 import { NewPasswordField, PasswordField } from './password-field.decorator';
 
@@ -13,25 +11,7 @@ class Passwords {
   current!: string;
 }
 
-// @nestjs/swagger's metadata key of a DTO's property (its DECORATORS constants, not exported).
-const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
-
-const body: ArgumentMetadata = { type: 'body', metatype: Passwords };
-
-/** The 400's text, or 'accepted'. */
-async function answer(value: Record<string, unknown>): Promise<string> {
-  try {
-    await new ApiValidationPipe().transform(value, body);
-    return 'accepted';
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return `${error.code}: ${error.message}`;
-  }
-}
-
-function documented(target: object, property: string): unknown {
-  return Reflect.getMetadata(API_MODEL_PROPERTIES, target, property);
-}
+const answer = (value: Record<string, unknown>) => validationAnswer(Passwords, value);
 
 describe('NewPasswordField: a password the person chooses, 8 to 200 characters (SPEC §8f)', () => {
   it.each([8, 200])('accepts %i characters', async (length) => {
@@ -54,7 +34,7 @@ describe('NewPasswordField: a password the person chooses, 8 to 200 characters (
   });
 
   it('documents the bounds it checks, as a password', () => {
-    expect(documented(Passwords.prototype, 'chosen')).toMatchObject({
+    expect(documentedProperty(Passwords, 'chosen')).toMatchObject({
       minLength: 8,
       maxLength: 200,
       format: 'password',
@@ -75,14 +55,14 @@ describe('PasswordField: a password checked against the account, at most 200 cha
   });
 
   it('documents its bound and the description given, with no least length', () => {
-    const current = documented(Passwords.prototype, 'current');
+    const current = documentedProperty(Passwords, 'current');
     expect(current).toMatchObject({
       maxLength: 200,
       format: 'password',
       description: 'Your current password.',
     });
     expect(current).not.toHaveProperty('minLength');
-    expect(documented(ChangePasswordDto.prototype, 'currentPassword')).not.toHaveProperty(
+    expect(documentedProperty(ChangePasswordDto, 'currentPassword')).not.toHaveProperty(
       'description',
     );
   });

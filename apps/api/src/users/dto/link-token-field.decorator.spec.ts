@@ -1,29 +1,13 @@
 import 'reflect-metadata';
-import type { ArgumentMetadata } from '@nestjs/common';
-import { DomainError } from '@interlock/domain';
-import { ApiValidationPipe } from '../../http/validation.pipe';
+import { documentedProperty, validationAnswer } from '../../http/validation-answer.spec-support';
 import { LinkTokenField } from './link-token-field.decorator';
-
-// @nestjs/swagger's metadata key of a DTO's property (its DECORATORS constants, not exported).
-const API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
 
 class FromTheLink {
   @LinkTokenField('the probe link')
   token!: string;
 }
 
-const body: ArgumentMetadata = { type: 'body', metatype: FromTheLink };
-
-/** The 400's text, or 'accepted'. */
-async function answer(value: Record<string, unknown>): Promise<string> {
-  try {
-    await new ApiValidationPipe().transform(value, body);
-    return 'accepted';
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return `${error.code}: ${error.message}`;
-  }
-}
+const answer = (value: Record<string, unknown>) => validationAnswer(FromTheLink, value);
 
 describe("LinkTokenField: an emailed account link's token, from the link's fragment", () => {
   it('accepts up to 200 characters', async () => {
@@ -40,11 +24,9 @@ describe("LinkTokenField: an emailed account link's token, from the link's fragm
   });
 
   it('documents its bound, and the link it comes from in the sentence every such token has', () => {
-    expect(Reflect.getMetadata(API_MODEL_PROPERTIES, FromTheLink.prototype, 'token')).toMatchObject(
-      {
-        maxLength: 200,
-        description: "The token from the probe link (the part after the link's #).",
-      },
-    );
+    expect(documentedProperty(FromTheLink, 'token')).toMatchObject({
+      maxLength: 200,
+      description: "The token from the probe link (the part after the link's #).",
+    });
   });
 });

@@ -33,18 +33,12 @@ export class MigrationLockLostError extends Error {
  * `dataSource` must reach Postgres directly (a transaction pooler keeps no session between
  * statements, so the lock would not be the migrating session's).
  */
-export async function migrateUnderLock(
-  dataSource: DataSource,
-  log: MigrationLog,
-): Promise<string[]> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
+export function migrateUnderLock(dataSource: DataSource, log: MigrationLog): Promise<string[]> {
+  return inSession(dataSource, async (runner) => {
     // The common case, a restart on a migrated database, reads one table and takes no lock.
     if ((await new MigrationExecutor(dataSource, runner).getPendingMigrations()).length === 0)
       return [];
-    await acquire(runner, log);
-    try {
+    return holdingLock(runner, log, async () => {
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       const applied = await executor.executePendingMigrations();
@@ -53,12 +47,8 @@ export async function migrateUnderLock(
           `applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`,
         );
       return applied.map((m) => m.name);
-    } finally {
-      await release(runner);
-    }
-  } finally {
-    await runner.release();
-  }
+    });
+  });
 }
 
 /** The audit log's tables: the service's role only reads them and appends (its triggers keep heads and words). */
@@ -74,67 +64,80 @@ const AUDIT_GRANTS = [
  * tables only read and appended to — and owning nothing, so it cannot alter a table, disable a
  * trigger or replace a function. Run at every start after migrating: new tables are covered.
  */
-export async function grantServiceRoleUnderLock(
+export function grantServiceRoleUnderLock(
   dataSource: DataSource,
   role: string,
   log: MigrationLog,
 ): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await acquire(runner, log);
-    try {
+  return inSession(dataSource, (runner) =>
+    holdingLock(runner, log, async () => {
       await runner.startTransaction();
-      const [{ sql }]: { sql: string }[] = await runner.query(
-        `SELECT string_agg(format(s, $1::text), '; ') AS sql FROM unnest($2::text[]) AS s`,
-        [
-          role,
+      try {
+        const [{ sql }]: { sql: string }[] = await runner.query(
+          `SELECT string_agg(format(s, $1::text), '; ') AS sql FROM unnest($2::text[]) AS s`,
           [
-            `GRANT USAGE ON SCHEMA public TO %I`,
-            `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO %I`,
-            `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO %I`,
-            ...AUDIT_GRANTS,
+            role,
+            [
+              `GRANT USAGE ON SCHEMA public TO %I`,
+              `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO %I`,
+              `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO %I`,
+              ...AUDIT_GRANTS,
+            ],
           ],
-        ],
-      );
-      await runner.query(sql);
-      await runner.commitTransaction();
+        );
+        await runner.query(sql);
+        await runner.commitTransaction();
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        throw error;
+      }
       log.info(`granted the service's role ${role} its privileges (it owns nothing)`);
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await release(runner);
-    }
-  } finally {
-    await runner.release();
-  }
+    }),
+  );
 }
 
 /**
  * Reverts the last migration under the same lock (the migrate CLI). A migration that declares
  * `transaction = false` (concurrent index builds) is reverted outside a transaction too.
  */
-export async function revertLastUnderLock(
-  dataSource: DataSource,
-  log: MigrationLog,
-): Promise<void> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await acquire(runner, log);
-    try {
+export function revertLastUnderLock(dataSource: DataSource, log: MigrationLog): Promise<void> {
+  return inSession(dataSource, (runner) =>
+    holdingLock(runner, log, async () => {
       // Newest first, the order undoLastMigration picks from.
       const [last] = await new MigrationExecutor(dataSource, runner).getExecutedMigrations();
       const migration = dataSource.migrations.find((m) => m.name === last?.name);
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = migration?.transaction === false ? 'none' : 'each';
       await executor.undoLastMigration();
-    } finally {
-      await release(runner);
-    }
+    }),
+  );
+}
+
+/** `work` on a connection of its own (one server session: the lock's), released afterwards. */
+async function inSession<T>(
+  dataSource: DataSource,
+  work: (runner: QueryRunner) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    return await work(runner);
   } finally {
     await runner.release();
+  }
+}
+
+/** `work` while `runner`'s session holds the migration lock, released however it ends. */
+async function holdingLock<T>(
+  runner: QueryRunner,
+  log: MigrationLog,
+  work: () => Promise<T>,
+): Promise<T> {
+  await acquire(runner, log);
+  try {
+    return await work();
+  } finally {
+    await release(runner);
   }
 }
 

@@ -50,6 +50,20 @@ function toRecord(row: RuleRow): RuleRecord {
   };
 }
 
+/** A rule's $1…$8 of the insert and the update alike: its organisation, id and definition. */
+function ruleParameters(organisationId: string, id: string, rule: RuleDefinition): unknown[] {
+  return [
+    organisationId,
+    id,
+    rule.name,
+    rule.mode,
+    rule.priority,
+    JSON.stringify(rule.match),
+    JSON.stringify(rule.outcome),
+    rule.expiresAt,
+  ];
+}
+
 /** The `classification_rules` table's one owner. */
 @Injectable()
 export class ClassificationRulesRepository {
@@ -89,18 +103,7 @@ export class ClassificationRulesRepository {
       `WITH ${bumpVersion()}
        INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at, origin, origin_interrupt_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-      [
-        organisationId,
-        id,
-        rule.name,
-        rule.mode,
-        rule.priority,
-        JSON.stringify(rule.match),
-        JSON.stringify(rule.outcome),
-        rule.expiresAt,
-        provenance.origin,
-        provenance.interruptId,
-      ],
+      [...ruleParameters(organisationId, id, rule), provenance.origin, provenance.interruptId],
     );
     return toRecord(row);
   }
@@ -117,16 +120,7 @@ export class ClassificationRulesRepository {
        UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8,
               paused = CASE WHEN mode = $4 THEN paused END, updated_at = now()
         WHERE organisation_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [
-        organisationId,
-        id,
-        rule.name,
-        rule.mode,
-        rule.priority,
-        JSON.stringify(rule.match),
-        JSON.stringify(rule.outcome),
-        rule.expiresAt,
-      ],
+      ruleParameters(organisationId, id, rule),
     );
     return toRecord(row);
   }

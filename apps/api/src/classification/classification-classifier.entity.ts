@@ -1,14 +1,16 @@
 import { Check, Column, CreateDateColumn, Entity } from 'typeorm';
 import { OneRowPerOrganisation } from '../organisation/organisation-row';
+import { SigningSecretRowOn } from '../database/signing-secret-row';
 
 /**
  * An organisation's external classifier (SPEC §8d, issue 29 §1.3): the HTTPS endpoint argus asks
  * for each new action request's risk and labels, signed as webhooks are (Standard Webhooks), with
- * the secret sealed as a webhook's is. At most one per organisation.
+ * the secret sealed as a webhook's is (`WebhookSecretBox`, its own purpose). At most one per
+ * organisation.
  */
 @Entity({ name: 'classification_classifiers' })
 @Check('classification_classifiers_timeout_check', `"timeout_ms" BETWEEN 100 AND 10000`)
-export class ClassificationClassifierEntity extends OneRowPerOrganisation() {
+export class ClassificationClassifierEntity extends SigningSecretRowOn(OneRowPerOrganisation()) {
   @Column('text')
   url!: string;
 
@@ -18,17 +20,6 @@ export class ClassificationClassifierEntity extends OneRowPerOrganisation() {
 
   @Column('boolean', { default: true })
   enabled!: boolean;
-
-  /** AES-256-GCM ciphertext of the signing secret (WebhookSecretBox, its own purpose). */
-  @Column('bytea')
-  secret!: Buffer;
-
-  /** After a rotation: the previous secret, still signing beside the new one until it expires. */
-  @Column('bytea', { nullable: true })
-  previousSecret!: Buffer | null;
-
-  @Column('timestamp with time zone', { precision: 3, nullable: true })
-  previousSecretExpiresAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn } from 'typeorm';
 
 /** What a row class is to the mixin below: any abstract class (an entity's base). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's mixin rule: a rest parameter of any[]
-type RowClass = abstract new (...args: any[]) => object;
+export type RowClass = abstract new (...args: any[]) => object;
 
 /**
  * A row found by a secret token that only its holder has (an emailed link, an invitation, a

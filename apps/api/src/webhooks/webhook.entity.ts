@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
 import { OrganisationRow } from '../organisation/organisation-row';
+import { SigningSecretRowOn } from '../database/signing-secret-row';
 
 /**
  * An endpoint that receives the organisation's events (SPEC §8a). The signing secrets are kept
@@ -7,7 +8,7 @@ import { OrganisationRow } from '../organisation/organisation-row';
  */
 @Entity({ name: 'webhooks' })
 @Index('webhooks_organisation_created_idx', ['organisationId', 'createdAt', 'id'])
-export class WebhookEntity extends OrganisationRow {
+export class WebhookEntity extends SigningSecretRowOn(OrganisationRow) {
   @Column('text')
   url!: string;
 
@@ -20,17 +21,6 @@ export class WebhookEntity extends OrganisationRow {
 
   @Column('boolean', { default: true })
   enabled!: boolean;
-
-  /** AES-256-GCM ciphertext of the current secret. */
-  @Column('bytea')
-  secret!: Buffer;
-
-  /** After a rotation: the previous secret, still signing beside the new one until it expires. */
-  @Column('bytea', { nullable: true })
-  previousSecret!: Buffer | null;
-
-  @Column('timestamp with time zone', { precision: 3, nullable: true })
-  previousSecretExpiresAt!: Date | null;
 
   /** Since when every attempt has failed (null after a success); 5 days of it disables the endpoint. */
   @Column('timestamp with time zone', { precision: 3, nullable: true })

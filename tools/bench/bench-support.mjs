@@ -81,6 +81,50 @@ export function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
 }
 
+/**
+ * The CPU time so far of a Postgres cluster on this machine, by process: its postmaster (`pid`)
+ * and every process it started (backends, autovacuum, the writers), in microseconds. Processes
+ * come and go, so two readings are compared with `cpuMicrosSince`.
+ */
+export function clusterCpuMicros(postmasterPid) {
+  const times = new Map([[postmasterPid, cpuMicros(postmasterPid)]]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(fields[1]) === postmasterPid)
+        times.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * TICK_US);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/**
+ * CPU microseconds spent between two `clusterCpuMicros` readings: a process started since counts
+ * whole; one that ended since loses what it spent in between (its time is gone from /proc).
+ */
+export function cpuMicrosSince(before, after) {
+  let spent = 0;
+  for (const [pid, micros] of after) spent += micros - (before.get(pid) ?? 0);
+  return spent;
+}
+
+/**
+ * The postmaster of the cluster `client` is connected to, when it runs on this machine and its
+ * processes can be read (`/proc`); undefined otherwise (a cluster elsewhere, BENCH_DATABASE_URL).
+ */
+export async function localPostmaster(client) {
+  const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+  try {
+    const fields = readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stops `child` with SIGTERM and resolves when it has exited. */
 export function stopper(child) {
   return () =>

@@ -27,7 +27,10 @@
 // log line costs this build, info over warn). SERVICE_NODE_OPTIONS: the measured service's
 // NODE_OPTIONS (default none; `production`: the production image's, docker/api.Dockerfile), and
 // AGAINST_NODE_OPTIONS the other's (default SERVICE_NODE_OPTIONS): AGAINST=. with two of them
-// measures what a V8 option costs.
+// measures what a V8 option costs. Beside each side's own CPU the table gives the bench cluster's
+// (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
+// the machine's cores with Postgres, so a change that moves work into or out of a statement shows
+// there (not when the cluster is elsewhere, BENCH_DATABASE_URL).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -38,8 +41,11 @@ import {
   benchDatabase,
   build,
   checksumFailing,
+  clusterCpuMicros,
   cpuMicros,
+  cpuMicrosSince,
   machine,
+  localPostmaster,
   median,
   productionNodeOptions,
   prepareBaseline,
@@ -67,6 +73,10 @@ const loadAverage = () =>
     .join(' / ');
 
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
+/** The bench cluster's postmaster, when its processes can be read here (set after the setup). */
+let postmaster;
+/** The cluster's CPU microseconds per request of the last `measure` (undefined: not readable). */
+let lastPostgres;
 /**
  * CPU microseconds the process spent per request over REQUESTS requests (after a warm-up); every
  * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401). With `body`, each
@@ -87,6 +97,7 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   ];
   execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
   const before = cpuMicros(pid);
+  const clusterBefore = postmaster === undefined ? undefined : clusterCpuMicros(postmaster);
   const out = JSON.parse(
     execFileSync(autocannon, ['-j', '-a', String(requests), ...args], {
       encoding: 'utf8',
@@ -95,7 +106,12 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   );
   const bad = (refused ? requests - out['4xx'] : out.non2xx) + out.errors + out.timeouts;
   if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
-  return (cpuMicros(pid) - before) / requests;
+  const spent = (cpuMicros(pid) - before) / requests;
+  lastPostgres =
+    clusterBefore === undefined
+      ? undefined
+      : cpuMicrosSince(clusterBefore, clusterCpuMicros(postmaster)) / requests;
+  return spent;
 }
 
 // The other build must be built before a minute of setup is spent on this one (its service would
@@ -193,16 +209,24 @@ for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   await seedAuditEntries(client, organisationId, keyId, Number(process.env.AUDIT_ENTRIES ?? 1000));
+  postmaster = await localPostmaster(client);
   await client.end();
 }
 const withKey = [`x-api-key=${key}`];
 await service.stop();
 const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
 const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
-service = await startService(
-  { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
-  process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF)] : [],
-);
+try {
+  service = await startService(
+    { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
+    process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF)] : [],
+  );
+} catch (error) {
+  // A service that does not start (a NODE_OPTIONS Node refuses) leaves nothing running.
+  await bare.stop();
+  await db.stop();
+  throw error;
+}
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
 if (against !== undefined) {
@@ -219,8 +243,8 @@ if (against !== undefined) {
     post: ['/api/interrupts', withKey, Math.round(REQUESTS / 8), false, BENCH_INTERRUPT],
   };
   const lines = [
-    '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |',
-    '|---|---|---|---|',
+    '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) | Postgres µs a request, this build / the other (this / other, median) |',
+    '|---|---|---|---|---|',
   ];
   try {
     other = await startService(
@@ -238,16 +262,31 @@ if (against !== undefined) {
       if (ONLY !== undefined && !ONLY.includes(name)) continue;
       const mine = [];
       const theirs = [];
+      const minePg = [];
+      const theirsPg = [];
       for (let round = 0; round < ROUNDS; round++) {
         const pair = [
-          () => mine.push(measure(service.pid, service.base + path, ...rest)),
-          () => theirs.push(measure(other.pid, other.base + path, ...rest)),
+          () => {
+            mine.push(measure(service.pid, service.base + path, ...rest));
+            minePg.push(lastPostgres);
+          },
+          () => {
+            theirs.push(measure(other.pid, other.base + path, ...rest));
+            theirsPg.push(lastPostgres);
+          },
         ];
         for (const run of round % 2 ? pair.reverse() : pair) run();
       }
       const ratios = mine.map((m, i) => m / theirs[i]);
+      const pgRatios = minePg.every((m) => m !== undefined)
+        ? minePg.map((m, i) => m / theirsPg[i])
+        : undefined;
+      const postgres =
+        pgRatios === undefined
+          ? '– (the cluster is not on this machine)'
+          : `${minePg.map(us).join(' ')} / ${theirsPg.map(us).join(' ')} (**${median(pgRatios).toFixed(3)}**)`;
       lines.push(
-        `| ${name} | ${mine.map(us).join(' ')} | ${theirs.map(us).join(' ')} | ${ratios.map((r) => r.toFixed(3)).join(' ')} (**${median(ratios).toFixed(3)}**) |`,
+        `| ${name} | ${mine.map(us).join(' ')} | ${theirs.map(us).join(' ')} | ${ratios.map((r) => r.toFixed(3)).join(' ')} (**${median(ratios).toFixed(3)}**) | ${postgres} |`,
       );
       log(lines.at(-1));
     }

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { hashApiKey } from '@interlock/api-keys';
 import { DomainError, type MemberActor } from '@interlock/domain';
 import type { MemberCall } from '../auth/caller';
@@ -7,6 +6,7 @@ import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from './api-key-cache';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { fakeDataSource } from '../database/testing/fake-data-source';
 
 // The service's rules over a fake repository and a fake transaction: what it asks the owner of
 // the table, which audit entries it writes (the audit writer's INSERTs, recorded) and what it
@@ -25,13 +25,7 @@ const ci: ApiKeyRow = {
 };
 
 function setUp(overrides: Partial<Record<keyof ApiKeysRepository, jest.Mock>> = {}) {
-  const audit: unknown[][] = [];
-  const tx = {
-    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
-  };
-  const dataSource = {
-    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
-  } as unknown as DataSource;
+  const { dataSource, audit } = fakeDataSource();
   const repository = {
     listLive: jest.fn(async () => [ci]),
     insert: jest.fn(async () => undefined),
@@ -46,7 +40,7 @@ function setUp(overrides: Partial<Record<keyof ApiKeysRepository, jest.Mock>> = 
   const bus = new InProcessNotificationBus();
   const announced: string[] = [];
   bus.subscribe(AUTH_CHANNEL, (payload) => announced.push(payload));
-  const actions = () => audit.map((params) => params[2]);
+  const actions = () => audit.map((entry) => entry.action);
   return {
     service: new ApiKeysService(dataSource, repository, bus, config),
     repository,

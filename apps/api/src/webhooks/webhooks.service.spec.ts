@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { MemberCall } from '../auth/caller';
 import { DomainError, type MemberActor } from '@interlock/domain';
 import type { AppConfig } from '../config/app-config';
@@ -6,6 +5,7 @@ import type { JobRunner } from '../jobs/job-runner';
 import { WebhookSecretBox } from './webhook-secret.util';
 import type { DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository';
 import { MAX_WEBHOOKS, WebhooksService } from './webhooks.service';
+import { fakeDataSource } from '../database/testing/fake-data-source';
 
 // The service's rules over a fake repository and a fake transaction: what it asks the owner of
 // the tables, which audit entries it writes (the audit writer's INSERTs, recorded) and when it
@@ -48,13 +48,7 @@ const delivery: DeliveryRow = {
 };
 
 function setUp(overrides: Partial<Record<keyof WebhooksRepository, jest.Mock>> = {}) {
-  const audit: unknown[][] = [];
-  const tx = {
-    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
-  };
-  const dataSource = {
-    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
-  } as unknown as DataSource;
+  const { dataSource, audit } = fakeDataSource();
   const repository = {
     read: jest.fn(async () => hook),
     lock: jest.fn(async () => hook),
@@ -90,7 +84,7 @@ function setUp(overrides: Partial<Record<keyof WebhooksRepository, jest.Mock>> =
     async () => [],
     config,
   );
-  const actions = () => audit.map((params) => params[2]);
+  const actions = () => audit.map((entry) => entry.action);
   return { service, repository, actions, jobs, box };
 }
 

@@ -21,10 +21,13 @@ import { SessionCookies } from '../session-cookie.util';
 import { SSO_SESSION_MESSAGES } from '../sso-session.util';
 import { SSO_REQUIRED_MESSAGES } from '../../sso/sso-requirement.util';
 import { ApiKeyAuthenticator } from '../api-key-authenticator';
-import { routeAccessOf } from './route-access.guard';
+import { RouteMetadata, routeAccessOf } from './route-access.guard';
 
 export const NO_ORGANISATION_MESSAGE = 'You are not a member of any organisation.';
 export const SEVERAL_ORGANISATIONS_MESSAGE = `${ORGANISATION_HEADER} header is required: you are a member of several organisations.`;
+
+/** Routes that also take the organisation from `?organisationId=` (event streams). */
+const ORGANISATION_IN_QUERY_ROUTES = new RouteMetadata<boolean>(ORGANISATION_IN_QUERY);
 
 /**
  * Second guard: classifies the caller once, as the route's declaration asks — an API key
@@ -118,14 +121,12 @@ export class AuthenticationGuard implements CanActivate {
     return true;
   }
 
-  /** Whether the route also takes the organisation from `?organisationId=` (event streams). */
+  /**
+   * Whether the route also takes the organisation from `?organisationId=` (event streams): read
+   * once per route, as every key request to a route shared with members asks (issue 28).
+   */
   private organisationInQuery(context: ExecutionContext): boolean {
-    return (
-      this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
-        context.getHandler(),
-        context.getClass(),
-      ]) === true
-    );
+    return ORGANISATION_IN_QUERY_ROUTES.of(this.reflector, context) === true;
   }
 
   private async authenticateUser(context: ExecutionContext, req: HttpRequest): Promise<true> {

@@ -1,6 +1,8 @@
 import { DomainError } from '@interlock/domain';
 import { guardContext } from '../testing/guard-context';
-import { RouteAccessGuard } from './route-access.guard';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { RouteAccessGuard, RouteMetadata } from './route-access.guard';
 
 describe('RouteAccessGuard', () => {
   it('refuses a route that declares nothing (deny by default)', () => {
@@ -43,5 +45,33 @@ describe('RouteAccessGuard', () => {
       const { context, reflector } = guardContext(access, { headers: { ...headers } });
       expect(new RouteAccessGuard(reflector).canActivate(context)).toBe(true);
     }
+  });
+
+  describe('RouteMetadata', () => {
+    const KEY = 'probe:flag';
+    class Base {
+      read(): void {
+        // a handler two controllers share
+      }
+    }
+    class Overriding extends Base {}
+    class Plain extends Base {}
+    Reflect.defineMetadata(KEY, 'class', Overriding);
+    const context = (controller: object) =>
+      ({
+        getHandler: () => Base.prototype.read,
+        getClass: () => controller,
+      }) as unknown as ExecutionContext;
+
+    it("reads a route's metadata once, per controller and handler", () => {
+      const reflector = new Reflector();
+      const read = jest.spyOn(reflector, 'getAllAndOverride');
+      const flag = new RouteMetadata<string>(KEY);
+      for (let i = 0; i < 3; i++) {
+        expect(flag.of(reflector, context(Overriding))).toBe('class');
+        expect(flag.of(reflector, context(Plain))).toBeUndefined();
+      }
+      expect(read).toHaveBeenCalledTimes(2);
+    });
   });
 });

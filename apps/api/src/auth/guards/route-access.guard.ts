@@ -4,8 +4,35 @@ import type { HttpRequest } from '../../http/platform';
 import { DomainError } from '@interlock/domain';
 import { isHumanOnly, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
 
-/** Declarations read so far, by controller class and handler: metadata does not change once the app runs. */
-const declarations = new WeakMap<object, WeakMap<object, { access: RouteAccess | undefined }>>();
+/**
+ * A route's metadata under one key (the handler's, else its controller's: `getAllAndOverride`),
+ * remembered per route (controller class, then handler): metadata does not change once the app
+ * runs, and reading it through the Reflector costs `reflect-metadata`'s lookups on every request
+ * (issue 28).
+ */
+export class RouteMetadata<T> {
+  private readonly byClass = new WeakMap<object, WeakMap<object, { value: T | undefined }>>();
+
+  constructor(private readonly key: string) {}
+
+  /** The value for the context's route; `undefined` when neither declares one. */
+  of(reflector: Reflector, context: ExecutionContext): T | undefined {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.byClass.get(controller);
+    if (byHandler === undefined) this.byClass.set(controller, (byHandler = new WeakMap()));
+    let known = byHandler.get(handler);
+    if (known === undefined) {
+      known = {
+        value: reflector.getAllAndOverride<T | undefined>(this.key, [handler, controller]),
+      };
+      byHandler.set(handler, known);
+    }
+    return known.value;
+  }
+}
+
+const declarations = new RouteMetadata<RouteAccess>(ROUTE_ACCESS);
 
 /**
  * Reads a route's declaration; `undefined` when the route has none. Each of the guards asks, so
@@ -15,21 +42,7 @@ export function routeAccessOf(
   reflector: Reflector,
   context: ExecutionContext,
 ): RouteAccess | undefined {
-  const handler = context.getHandler();
-  const controller = context.getClass();
-  let byHandler = declarations.get(controller);
-  if (byHandler === undefined) declarations.set(controller, (byHandler = new WeakMap()));
-  let known = byHandler.get(handler);
-  if (known === undefined) {
-    known = {
-      access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
-        handler,
-        controller,
-      ]),
-    };
-    byHandler.set(handler, known);
-  }
-  return known.access;
+  return declarations.of(reflector, context);
 }
 
 /**

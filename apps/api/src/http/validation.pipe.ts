@@ -43,38 +43,41 @@ export class ApiValidationPipe extends ValidationPipe {
    * copy of the same instance, or the same 400. Outcomes holding objects (a default `new Date()`,
    * a nested default, a list) are not reused.
    */
-  private async transformMemo(
-    input: object,
-    metadata: ArgumentMetadata,
-    key: string,
-  ): Promise<unknown> {
+  private transformMemo(input: object, metadata: ArgumentMetadata, key: string): unknown {
     const metatype = metadata.metatype as object;
     let memo = this.outcomes.get(metatype);
     if (memo === undefined) this.outcomes.set(metatype, (memo = new Map()));
-    let outcome = memo.get(key);
-    if (outcome === undefined) {
-      try {
-        const value = await this.transformValue(input, metadata);
-        if (
-          value === null ||
-          typeof value !== 'object' ||
-          !Object.values(value).every((v) => v === null || typeof v !== 'object')
-        ) {
-          return value;
-        }
-        outcome = { value: value as Record<string, unknown> };
-      } catch (error) {
-        if (!(error instanceof DomainError) || Object.keys(error.headers).length > 0) throw error;
-        outcome = { error };
+    const outcome = memo.get(key);
+    // A kept outcome is answered without a promise of its own: `transform` is the one (issue 28).
+    if (outcome === undefined) return this.firstOutcome(input, metadata, key, memo);
+    return answer(outcome);
+  }
+
+  /** An input not kept yet: transformed and validated, its outcome kept where it may be. */
+  private async firstOutcome(
+    input: object,
+    metadata: ArgumentMetadata,
+    key: string,
+    memo: Map<string, Outcome>,
+  ): Promise<unknown> {
+    let outcome: Outcome;
+    try {
+      const value = await this.transformValue(input, metadata);
+      if (
+        value === null ||
+        typeof value !== 'object' ||
+        !Object.values(value).every((v) => v === null || typeof v !== 'object')
+      ) {
+        return value;
       }
-      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
-      memo.set(key, outcome);
+      outcome = { value: value as Record<string, unknown> };
+    } catch (error) {
+      if (!(error instanceof DomainError) || Object.keys(error.headers).length > 0) throw error;
+      outcome = { error };
     }
-    if ('error' in outcome) throw new DomainError(outcome.error.code, outcome.error.message);
-    return Object.assign(
-      Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object,
-      outcome.value,
-    );
+    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    memo.set(key, outcome);
+    return answer(outcome);
   }
 
   private async transformValue(input: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -100,6 +103,15 @@ export class ApiValidationPipe extends ValidationPipe {
 }
 
 type Outcome = { value: Record<string, unknown> } | { error: DomainError };
+
+/** A kept outcome for one request: a fresh copy of the instance, or a fresh 400 of the same text. */
+function answer(outcome: Outcome): unknown {
+  if ('error' in outcome) throw new DomainError(outcome.error.code, outcome.error.message);
+  return Object.assign(
+    Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object,
+    outcome.value,
+  );
+}
 
 /** Distinct inputs whose outcome is kept, per DTO class. */
 export const MEMO_ENTRIES = 256;

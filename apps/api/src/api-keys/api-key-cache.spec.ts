@@ -2,16 +2,28 @@ import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { createHash } from 'node:crypto';
 import { ApiKeyCache, AUTH_CHANNEL, CachedApiKey, presentedKeyDigest } from './api-key-cache';
 
-const entry = (over: Partial<CachedApiKey> = {}): CachedApiKey => ({
-  keyHash: 'h1',
-  apiKeyId: 'k1',
-  organisationId: 'o1',
-  name: 'ci',
-  expiresAt: null,
-  plan: 'free',
-  cachedAt: 1_000,
-  ...over,
-});
+const entry = (over: Partial<CachedApiKey> = {}): CachedApiKey => {
+  const key = {
+    keyHash: 'h1',
+    apiKeyId: 'k1',
+    organisationId: 'o1',
+    name: 'ci',
+    expiresAt: null,
+    plan: 'free' as const,
+    cachedAt: 1_000,
+    ...over,
+  };
+  return {
+    principal: {
+      kind: 'api_key',
+      organisationId: key.organisationId,
+      plan: key.plan,
+      apiKeyId: key.apiKeyId,
+      apiKeyName: key.name,
+    },
+    ...key,
+  };
+};
 
 class FlakyBus extends InProcessNotificationBus {
   up = true;

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Plan } from '@interlock/domain';
 import type { NotificationBus } from '../notifications/notification-bus';
+import type { ApiKeyPrincipal } from '../auth/principal';
 
 export const AUTH_CHANNEL = 'interlock_auth';
 
@@ -20,6 +21,11 @@ export interface CachedApiKey {
   readonly expiresAt: Date | null;
   readonly plan: Plan;
   readonly cachedAt: number;
+  /**
+   * The key's principal, made once with the entry: every request the entry admits carries this
+   * one (frozen) object, not a copy a request (issue 28).
+   */
+  readonly principal: ApiKeyPrincipal;
 }
 
 /**

@@ -77,13 +77,7 @@ export class ApiKeyVerifier {
   private principalOf(key: CachedApiKey, now: number): ApiKeyPrincipal {
     if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
     this.lastUsed.record(key.organisationId, key.apiKeyId, now);
-    return {
-      kind: 'api_key',
-      organisationId: key.organisationId,
-      plan: key.plan,
-      apiKeyId: key.apiKeyId,
-      apiKeyName: key.name,
-    };
+    return key.principal;
   }
 
   /**
@@ -138,6 +132,13 @@ export class ApiKeyVerifier {
       expiresAt: row.expires_at,
       plan: row.plan,
       cachedAt: now,
+      principal: Object.freeze({
+        kind: 'api_key',
+        organisationId: row.organisation_id,
+        plan: row.plan,
+        apiKeyId: row.id,
+        apiKeyName: row.name,
+      }),
     };
     this.cache.set(digest, entry, generation);
     return entry;

@@ -15,7 +15,8 @@
 // BENCH_WRITE=0 to print only, BASELINE the bare app measured (a kind of bench-support's
 // BASELINE_KINDS: nest-express, the default, or fastify — issue 28's pages are judged against
 // the bare Fastify one), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
-// to run this build's service under `node --cpu-prof` (its profile written there when it stops).
+// to run this build's service under `node --cpu-prof` (its profile written there when it stops;
+// CPU_PROF_INTERVAL its sampling interval in µs, Node's default 1000: NODE_OPTIONS may not carry it).
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
 // one's on the same database, their routes measured alternately (the order swapped each round),
@@ -219,7 +220,16 @@ const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
 try {
   service = await startService(
     { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
-    process.env.CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF)] : [],
+    process.env.CPU_PROF
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          resolve(process.env.CPU_PROF),
+          ...(process.env.CPU_PROF_INTERVAL
+            ? ['--cpu-prof-interval', process.env.CPU_PROF_INTERVAL]
+            : []),
+        ]
+      : [],
   );
 } catch (error) {
   // A service that does not start (a NODE_OPTIONS Node refuses) leaves nothing running.

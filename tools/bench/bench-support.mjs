@@ -10,6 +10,7 @@ import {
   readFileSync,
   writeFileSync,
 } from 'node:fs';
+import { scryptSync } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,10 +76,16 @@ export async function waitFor(url, child, what) {
 const TICK_US =
   1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
+/** User and system CPU time of a process so far, each in microseconds (`/proc/<pid>/stat`). */
+export function cpuSplitMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
+}
+
 /** User + system CPU time of a process so far, in microseconds (from `/proc/<pid>/stat`). */
 export function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  const { user, system } = cpuSplitMicros(pid);
+  return user + system;
 }
 
 /**
@@ -355,6 +362,28 @@ export function median(values) {
 
 export function machine() {
   return `${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/**
+ * How fast the host runs now: the median CPU time (ms) of 5 scrypt hashes at N=2^16, r=8 (64 MiB
+ * each), in this process. The host's speed moves by twice and more between days (BENCHMARKS.md,
+ * issue 37 §6, session 20), and with it every CPU figure: a bench's figure read beside this one
+ * says whether the host or the build moved.
+ */
+export function hostReferenceMs() {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const before = process.cpuUsage();
+    scryptSync('host-reference', 'host-reference-salt', 64, {
+      N: 2 ** 16,
+      r: 8,
+      p: 1,
+      maxmem: 2 ** 27,
+    });
+    const used = process.cpuUsage(before);
+    times.push((used.user + used.system) / 1000);
+  }
+  return median(times);
 }
 
 /** Replaces (or appends) the section between `<!-- bench:NAME -->` markers. */

@@ -14,19 +14,30 @@
 // the first HOLD seconds, as agents started apart do), WINDOW seconds per measurement (default 30,
 // after a warm-up of one hold and 3 s, and those first HOLD seconds), ROUNDS (default 3),
 // BENCH_DATABASE_URL (else a throwaway cluster), BENCH_WAIT_CYCLE_PROFILE=<dir> (node --cpu-prof),
+// BENCH_WAIT_CYCLE_NODE_ARGS (node's options for the services, space-separated: --perf-basic-prof
+// for `perf record -p <pid>`; the pid is printed),
 // REASK=at-once for agents that ask again in the turn their answer came (the SDK before issue 37's
 // fix: a new connection almost every cycle) instead of on the next turn; REASK=both measures this
 // build both ways, alternately (printed as next turn over at once).
+// BENCH_WAIT_CYCLE_STRACE=1: `strace -c -f` attached to the service over each window, its system
+// calls printed per cycle (the most frequent first); ptrace slows every call, so that run's CPU
+// figures are not comparable with others' — its counts are the point. Every run prints the CPU a
+// cycle split into user and system time (/proc/<pid>/stat) and the main thread's context switches
+// a cycle (/proc/<pid>/status), and the host's speed before and after (hostReferenceMs).
 // AGAINST=<another checkout, its service built there>: that build's service and this one's on the
 // same database, measured alternately (the order swapped each round), printed as this build's CPU
 // per cycle over the other's. Nothing is written to BENCHMARKS.md: the figures move with the
 // machine's load, only the ratios of alternated runs compare two builds.
+import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   benchDatabase,
   build,
-  cpuMicros,
+  cpuSplitMicros,
+  hostReferenceMs,
   machine,
   signUpWithKey,
   startService,
@@ -38,6 +49,7 @@ const WINDOW_S = Number(process.env.WINDOW ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PROFILE_DIR = process.env.BENCH_WAIT_CYCLE_PROFILE;
 const REASK = process.env.REASK ?? 'next-turn';
+const STRACE = process.env.BENCH_WAIT_CYCLE_STRACE === '1';
 const log = (message) => console.error(`[bench:wait-cycle] ${message}`);
 const loadAverage = () =>
   loadavg()
@@ -110,22 +122,73 @@ function startAgents(base, key, ids, reaskAtOnce) {
   };
 }
 
+/**
+ * `strace -c -f` on `pid` until the returned function is called; that resolves to its counts by
+ * system call, read from strace's summary.
+ */
+function straceCounts(pid) {
+  const dir = mkdtempSync(join(tmpdir(), 'wait-cycle-strace-'));
+  const file = join(dir, 'summary');
+  const child = spawn('strace', ['-c', '-f', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+  return async () => {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGINT');
+    await exited;
+    const counts = new Map();
+    // "% time  seconds  usecs/call  calls  errors  syscall": errors may be blank.
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 5 || !/^\d+\.\d+$/.test(fields[0]) || fields.at(-1) === 'total') continue;
+      counts.set(fields[fields.length - 1], Number(fields[3]));
+    }
+    rmSync(dir, { recursive: true, force: true });
+    return counts;
+  };
+}
+
+/** The service's main thread's context switches so far: it gave the CPU up, and it was made to. */
+function contextSwitches(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const count = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+  return {
+    voluntary: count('voluntary_ctxt_switches'),
+    forced: count('nonvoluntary_ctxt_switches'),
+  };
+}
+
 /** CPU microseconds `service` spent per wait cycle over WINDOW_S seconds of AGENTS agents. */
 async function measure({ service, reaskAtOnce, name }, key, ids) {
   const agents = startAgents(service.base, key, ids, reaskAtOnce);
   try {
     await sleep(STAGGER_MS + HOLD * 1000 + 3_000);
-    const cpu0 = cpuMicros(service.pid);
+    const stopStrace = STRACE ? straceCounts(service.pid) : undefined;
+    const cpu0 = cpuSplitMicros(service.pid);
+    const switches0 = contextSwitches(service.pid);
     const cycles0 = agents.cycles();
     const opened0 = connectionsOpened;
     await sleep(WINDOW_S * 1000);
-    const cpu = cpuMicros(service.pid) - cpu0;
+    const cpu1 = cpuSplitMicros(service.pid);
+    const switches1 = contextSwitches(service.pid);
     const cycles = agents.cycles() - cycles0;
     const opened = connectionsOpened - opened0;
+    const user = (cpu1.user - cpu0.user) / cycles;
+    const system = (cpu1.system - cpu0.system) / cycles;
+    const voluntary = (switches1.voluntary - switches0.voluntary) / cycles;
+    const forced = (switches1.forced - switches0.forced) / cycles;
     log(
-      `${name}: ${cycles} cycles in ${WINDOW_S} s, ${(cpu / cycles).toFixed(0)} µs of CPU a cycle, ${opened} connections opened (load ${loadAverage()})`,
+      `${name}: ${cycles} cycles in ${WINDOW_S} s, ${(user + system).toFixed(0)} µs of CPU a cycle (user ${user.toFixed(0)}, system ${system.toFixed(0)}); the main thread's context switches a cycle ${voluntary.toFixed(2)} voluntary, ${forced.toFixed(2)} forced; ${opened} connections opened (load ${loadAverage()})`,
     );
-    return { cpu: cpu / cycles, opened: opened / cycles };
+    if (stopStrace !== undefined) {
+      const counts = [...(await stopStrace()).entries()].sort((a, b) => b[1] - a[1]);
+      const all = counts.reduce((sum, [, n]) => sum + n, 0);
+      log(
+        `${name}: ${(all / cycles).toFixed(2)} system calls a cycle (strace -c -f): ${counts
+          .filter(([, n]) => n / cycles >= 0.005)
+          .map(([call, n]) => `${call} ${(n / cycles).toFixed(3)}`)
+          .join(', ')}`,
+      );
+    }
+    return { cpu: user + system, opened: opened / cycles };
   } finally {
     await agents.stop();
   }
@@ -133,6 +196,7 @@ async function measure({ service, reaskAtOnce, name }, key, ids) {
 
 const startedAt = Date.now();
 const loadBefore = loadAverage();
+const hostBefore = hostReferenceMs();
 log('building the service');
 build('apps/api/tsup.config.ts');
 const db = await benchDatabase('interlock_bench_wait_cycle');
@@ -145,10 +209,12 @@ const env = {
   RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
 };
+const extraNodeArgs = (process.env.BENCH_WAIT_CYCLE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const profiling = (name) =>
   PROFILE_DIR === undefined
-    ? []
+    ? extraNodeArgs
     : [
+        ...extraNodeArgs,
         '--cpu-prof',
         `--cpu-prof-dir=${PROFILE_DIR}`,
         `--cpu-prof-name=wait-cycle-${name}.cpuprofile`,
@@ -161,6 +227,7 @@ try {
       name: 'the other build',
       ...(await startService(env, profiling('other'), process.env.AGAINST)),
     });
+  log(`services' pids: ${services.map((service) => `${service.name} ${service.pid}`).join(', ')}`);
   const { key } = await signUpWithKey(services[0].base, 'waitcycle');
   const ids = await openInterrupts(services[0].base, key, AGENTS);
   log(`${AGENTS} interrupts open; ${HOLD} s holds, ${WINDOW_S} s windows, ${ROUNDS} rounds`);
@@ -189,7 +256,7 @@ try {
   const us = (values) => values.map((v) => v.cpu.toFixed(0)).join(' ');
   const opened = (values) => values.map((v) => (v.opened * 1000).toFixed(0)).join(' ');
   console.log(
-    `wait cycle, ${AGENTS} agents holding ${HOLD} s — ${machine()}, load ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min`,
+    `wait cycle, ${AGENTS} agents holding ${HOLD} s — ${machine()}, load ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min; the host's scrypt reference (hostReferenceMs) ${hostBefore.toFixed(0)} ms before, ${hostReferenceMs().toFixed(0)} ms after`,
   );
   for (const [i, run] of runs.entries())
     console.log(

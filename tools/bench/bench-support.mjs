@@ -132,6 +132,28 @@ export async function localPostmaster(client) {
   }
 }
 
+/**
+ * `cpuMicros` split by thread: the main thread (JavaScript, and the collector's work on it) and
+ * the others together — V8's platform workers (concurrent marking, parallel scavenges: the
+ * collector's helpers) and libuv's pool. A thread that ended since is in neither.
+ */
+export function threadCpuMicros(pid) {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let fields;
+    try {
+      fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const us = (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    if (tid === String(pid)) main += us;
+    else others += us;
+  }
+  return { main, others };
+}
+
 /** Stops `child` with SIGTERM and resolves when it has exited. */
 export function stopper(child) {
   return () =>

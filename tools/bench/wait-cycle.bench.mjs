@@ -4,7 +4,8 @@
 // and ask again as soon as it is answered, as the SDK's waitForAnswer does after a full wait (on
 // the connection its answer came back on). A cycle is one such request, from its arrival to its
 // answer; the figure is the service process's CPU (user + system, /proc) over a window divided by
-// the cycles answered in it — the instance's own upkeep included. bench-waiters' 60 s holds make
+// the cycles answered in it — the instance's own upkeep included; printed with the part of it off
+// the main thread (V8's collector helpers: concurrent marking, parallel scavenges; libuv's pool). bench-waiters' 60 s holds make
 // a cycle a minute per agent; short holds make the same path often enough to measure in seconds.
 //
 //   npx nx run tools:bench-wait-cycle
@@ -26,11 +27,23 @@
 // a cycle (/proc/<pid>/status), and the host's speed before and after (hostReferenceMs).
 // AGAINST=<another checkout, its service built there>: that build's service and this one's on the
 // same database, measured alternately (the order swapped each round), printed as this build's CPU
-// per cycle over the other's. Nothing is written to BENCHMARKS.md: the figures move with the
+// per cycle over the other's. BENCH_WAIT_CYCLE_NODE_OPTIONS: this build's service's NODE_OPTIONS
+// ('production': the image's, docker/api.Dockerfile); AGAINST_NODE_OPTIONS the other's (default:
+// the same) — with AGAINST=. the same build under two heap settings. With
+// BENCH_WAIT_CYCLE_NODE_ARGS=--trace-gc and BENCH_SERVICE_LOG_DIR=<dir> (each service's log),
+// each window's collections are counted from the log, by kind, per cycle. Nothing is written to BENCHMARKS.md: the figures move with the
 // machine's load, only the ratios of alternated runs compare two builds.
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -39,8 +52,10 @@ import {
   cpuSplitMicros,
   hostReferenceMs,
   machine,
+  productionNodeOptions,
   signUpWithKey,
   startService,
+  threadCpuMicros,
 } from './bench-support.mjs';
 
 const AGENTS = Number(process.env.AGENTS ?? 300);
@@ -50,6 +65,13 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PROFILE_DIR = process.env.BENCH_WAIT_CYCLE_PROFILE;
 const REASK = process.env.REASK ?? 'next-turn';
 const STRACE = process.env.BENCH_WAIT_CYCLE_STRACE === '1';
+const nodeOptions = (value) => (value === 'production' ? productionNodeOptions() : (value ?? ''));
+const NODE_OPTIONS = nodeOptions(process.env.BENCH_WAIT_CYCLE_NODE_OPTIONS);
+const AGAINST_NODE_OPTIONS =
+  process.env.AGAINST_NODE_OPTIONS === undefined
+    ? NODE_OPTIONS
+    : nodeOptions(process.env.AGAINST_NODE_OPTIONS);
+const LOG_DIR = process.env.BENCH_SERVICE_LOG_DIR;
 const log = (message) => console.error(`[bench:wait-cycle] ${message}`);
 const loadAverage = () =>
   loadavg()
@@ -146,6 +168,38 @@ function straceCounts(pid) {
   };
 }
 
+/** The bytes of `path` from `offset` on, as text. */
+function readFrom(path, offset) {
+  const length = statSync(path).size - offset;
+  const bytes = Buffer.alloc(Math.max(0, length));
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, bytes, 0, bytes.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+  return bytes.toString('utf8');
+}
+
+/**
+ * V8's `--trace-gc` lines in `text`, by kind: how many, their pauses (ms, wall time: on a loaded
+ * machine not CPU), an incremental mark's steps before its pause, and the heap (MB) after each.
+ */
+function collections(text) {
+  const kinds = new Map();
+  const line =
+    /ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)\b[^\n]*? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms(?: +\(\+ ([\d.]+) ms in)?/g;
+  for (const m of text.matchAll(line)) {
+    const kind = kinds.get(m[1]) ?? { count: 0, pauseMs: 0, stepsMs: 0, afterMb: [] };
+    kind.count++;
+    kind.pauseMs += Number(m[6]);
+    kind.stepsMs += Number(m[7] ?? 0);
+    kind.afterMb.push(Number(m[4]));
+    kinds.set(m[1], kind);
+  }
+  return kinds;
+}
+
 /** The service's main thread's context switches so far: it gave the CPU up, and it was made to. */
 function contextSwitches(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -162,12 +216,17 @@ async function measure({ service, reaskAtOnce, name }, key, ids) {
   try {
     await sleep(STAGGER_MS + HOLD * 1000 + 3_000);
     const stopStrace = STRACE ? straceCounts(service.pid) : undefined;
+    const logPath =
+      LOG_DIR === undefined ? undefined : join(LOG_DIR, `service-${service.port}.log`);
+    const logAt = logPath === undefined ? 0 : statSync(logPath).size;
+    const threads0 = threadCpuMicros(service.pid);
     const cpu0 = cpuSplitMicros(service.pid);
     const switches0 = contextSwitches(service.pid);
     const cycles0 = agents.cycles();
     const opened0 = connectionsOpened;
     await sleep(WINDOW_S * 1000);
     const cpu1 = cpuSplitMicros(service.pid);
+    const threads1 = threadCpuMicros(service.pid);
     const switches1 = contextSwitches(service.pid);
     const cycles = agents.cycles() - cycles0;
     const opened = connectionsOpened - opened0;
@@ -175,9 +234,15 @@ async function measure({ service, reaskAtOnce, name }, key, ids) {
     const system = (cpu1.system - cpu0.system) / cycles;
     const voluntary = (switches1.voluntary - switches0.voluntary) / cycles;
     const forced = (switches1.forced - switches0.forced) / cycles;
+    const others = (threads1.others - threads0.others) / cycles;
     log(
-      `${name}: ${cycles} cycles in ${WINDOW_S} s, ${(user + system).toFixed(0)} µs of CPU a cycle (user ${user.toFixed(0)}, system ${system.toFixed(0)}); the main thread's context switches a cycle ${voluntary.toFixed(2)} voluntary, ${forced.toFixed(2)} forced; ${opened} connections opened (load ${loadAverage()})`,
+      `${name}: ${cycles} cycles in ${WINDOW_S} s, ${(user + system).toFixed(0)} µs of CPU a cycle (user ${user.toFixed(0)}, system ${system.toFixed(0)}); the main thread's context switches a cycle ${voluntary.toFixed(2)} voluntary, ${forced.toFixed(2)} forced; off the main thread (V8's collector helpers, libuv's pool) ${others.toFixed(0)} µs; ${opened} connections opened (load ${loadAverage()})`,
     );
+    if (logPath !== undefined)
+      for (const [kind, c] of collections(readFrom(logPath, logAt)))
+        log(
+          `${name}: ${kind} ×${c.count} (${((c.count * 1000) / cycles).toFixed(2)} per 1,000 cycles), pauses ${c.pauseMs.toFixed(1)} ms + steps ${c.stepsMs.toFixed(1)} ms (${(((c.pauseMs + c.stepsMs) * 1000) / cycles).toFixed(1)} µs a cycle, wall), heap after ${c.afterMb.map((x) => x.toFixed(0)).join(' ')} MB`,
+        );
     if (stopStrace !== undefined) {
       const counts = [...(await stopStrace()).entries()].sort((a, b) => b[1] - a[1]);
       const all = counts.reduce((sum, [, n]) => sum + n, 0);
@@ -188,7 +253,7 @@ async function measure({ service, reaskAtOnce, name }, key, ids) {
           .join(', ')}`,
       );
     }
-    return { cpu: user + system, opened: opened / cycles };
+    return { cpu: user + system, opened: opened / cycles, others };
   } finally {
     await agents.stop();
   }
@@ -221,11 +286,20 @@ const profiling = (name) =>
       ];
 const services = [];
 try {
-  services.push({ name: 'this build', ...(await startService(env, profiling('this'))) });
+  services.push({
+    name: 'this build',
+    nodeOptions: NODE_OPTIONS,
+    ...(await startService({ ...env, NODE_OPTIONS }, profiling('this'))),
+  });
   if (process.env.AGAINST)
     services.push({
       name: 'the other build',
-      ...(await startService(env, profiling('other'), process.env.AGAINST)),
+      nodeOptions: AGAINST_NODE_OPTIONS,
+      ...(await startService(
+        { ...env, NODE_OPTIONS: AGAINST_NODE_OPTIONS },
+        profiling('other'),
+        process.env.AGAINST,
+      )),
     });
   log(`services' pids: ${services.map((service) => `${service.name} ${service.pid}`).join(', ')}`);
   const { key } = await signUpWithKey(services[0].base, 'waitcycle');
@@ -255,12 +329,13 @@ try {
   }
   const us = (values) => values.map((v) => v.cpu.toFixed(0)).join(' ');
   const opened = (values) => values.map((v) => (v.opened * 1000).toFixed(0)).join(' ');
+  const others = (values) => values.map((v) => v.others.toFixed(0)).join(' ');
   console.log(
     `wait cycle, ${AGENTS} agents holding ${HOLD} s — ${machine()}, load ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min; the host's scrypt reference (hostReferenceMs) ${hostBefore.toFixed(0)} ms before, ${hostReferenceMs().toFixed(0)} ms after`,
   );
   for (const [i, run] of runs.entries())
     console.log(
-      `${run.name}: ${us(figures[i])} µs of CPU a cycle; ${opened(figures[i])} connections opened per 1,000 cycles (per round)`,
+      `${run.name}: ${us(figures[i])} µs of CPU a cycle (of it ${others(figures[i])} µs off the main thread: V8's collector helpers, libuv's pool); ${opened(figures[i])} connections opened per 1,000 cycles (per round)${run.service.nodeOptions ? `; NODE_OPTIONS ${run.service.nodeOptions}` : ''}`,
     );
   if (runs.length === 2) {
     const ratios = figures[0].map((v, i) => v.cpu / figures[1][i].cpu);

@@ -83,7 +83,13 @@ import {
   type OnTimeout,
   type Priority,
 } from './interrupt.entity';
-import { InterruptWaits, WaitReadBatches, type WaitClient } from './interrupt-waits';
+import {
+  InterruptWaits,
+  WaitReadBatches,
+  type InterruptWait,
+  type WaitClient,
+  type WaitOutcome,
+} from './interrupt-waits';
 import {
   argusClassificationChannel,
   type ArgusClassificationRecord,
@@ -755,7 +761,7 @@ export class InterruptsService {
    * unless it ends by its own clock or its client leaving within WAIT_FREE_AFTER_MS — then one,
    * at its end, so that short waits in a loop cost what polling costs.
    */
-  async waitForAnswer(
+  waitForAnswer(
     organisationId: string,
     id: string,
     include: ReadonlySet<InterruptInclude>,
@@ -764,20 +770,71 @@ export class InterruptsService {
     budget?: WaitBudget,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
-    try {
-      // Known open (the agent's last wait here ran its time, nothing announced since): the first
-      // read would find it open and keep nothing of it, so it is not made.
-      if (waitMs <= 0 || wait.refusal !== undefined || !wait.takeKnownOpen()) {
-        const answer = await this.firstRead(organisationId, id, include, waitMs, budget);
+    // Known open (the agent's last wait here ran its time, nothing announced since): the first
+    // read would find it open and keep nothing of it, so it is not made, and the wait is held at
+    // once — without a suspended frame of this function for the whole hold (issue 37 §6).
+    if (waitMs > 0 && wait.refusal === undefined && wait.takeKnownOpen())
+      return this.holdWait(wait, organisationId, id, include, waitMs, client, budget);
+    // Else the first read: answered at once, refused, or held — the promise of the hold handed
+    // on, nothing of this call left suspended while held.
+    return this.firstRead(organisationId, id, include, waitMs, budget).then(
+      (answer) => {
+        if (answer === undefined && wait.refusal === undefined)
+          return this.holdWait(wait, organisationId, id, include, waitMs, client, budget);
+        wait.release();
         if (answer !== undefined) return answer;
-      }
-      if (wait.refusal !== undefined) {
         budget?.spend();
         throw wait.refusal;
-      }
+      },
+      (error: unknown) => {
+        wait.release();
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Holds a registered wait that was not refused, then reads its answer (answerHeld). What a held
+   * request keeps of it is the wait's promise and one reaction, no suspended async frame: a
+   * generator and its registers were ~0.3 KB of each of thousands of held requests' heap, promoted
+   * with them, and every promoted byte a cycle is the collector's work (issue 37 §6: 10.02 → 9.80
+   * KB a held wait, `npx nx run tools:bench-wait-heap`; BENCHMARKS.md, session 20).
+   */
+  private holdWait(
+    wait: InterruptWait,
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+    waitMs: number,
+    client: WaitClient | undefined,
+    budget: WaitBudget | undefined,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    let heldAt: number;
+    try {
       budget?.hold();
-      const heldAt = Date.now();
-      const outcome = await wait.until(waitMs, client);
+      heldAt = Date.now();
+    } catch (error) {
+      wait.release();
+      return Promise.reject(error);
+    }
+    return wait
+      .until(waitMs, client)
+      .then((outcome) =>
+        this.answerHeld(wait, outcome, heldAt, organisationId, id, include, budget),
+      );
+  }
+
+  /** A held wait ended (`outcome`): its budget settled, its answer read; released in any case. */
+  private async answerHeld(
+    wait: InterruptWait,
+    outcome: WaitOutcome,
+    heldAt: number,
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+    budget: WaitBudget | undefined,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    try {
       budget?.unhold();
       if (
         (outcome === 'elapsed' || outcome === 'disconnected') &&

@@ -40,6 +40,7 @@ import {
   build,
   cpuMicros,
   freePort,
+  hostReferenceMs,
   machine,
   productionNodeOptions,
   root,
@@ -281,6 +282,9 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
   // Each instance's RSS: at the phase's start (an instance reused from the phase before starts
   // where that one left it), its highest in the idle window, and after the phase's agents left.
   const rssStart = services.map((s) => rssMb(s.pid));
+  // The host's speed just before and just after the measurement (bench-support's scrypt
+  // reference): the same build's CPU a cycle moved threefold with it between runs (session 20).
+  const hostBefore = hostReferenceMs();
   const agents = startAgents(Math.min(AGENT_PROCESSES, ids.length));
   const returned = new Map();
   for (const a of agents)
@@ -353,8 +357,9 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
   const agentsCpu =
     agents.reduce((sum, a, k) => sum + cpuMicros(a.pid) - agentsCpu0[k], 0) / 1e6 / seconds;
   const windowLoad = loadavg()[0];
+  const hostAfter = hostReferenceMs();
   log(
-    `${name}: ${requestsPerSecond.toFixed(1)} requests/s (the busiest second ${peak.toFixed(0)}), CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.map((r) => r.toFixed(0)).join(' + ')} MB, ${cpuPerCycleMs.toFixed(2)} ms of CPU and ${transactionsPerCycle.toFixed(2)} database transactions per wait cycle (load ${windowLoad.toFixed(1)})`,
+    `${name}: ${requestsPerSecond.toFixed(1)} requests/s (the busiest second ${peak.toFixed(0)}), CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.map((r) => r.toFixed(0)).join(' + ')} MB, ${cpuPerCycleMs.toFixed(2)} ms of CPU and ${transactionsPerCycle.toFixed(2)} database transactions per wait cycle (load ${windowLoad.toFixed(1)}; host reference ${hostBefore.toFixed(0)} / ${hostAfter.toFixed(0)} ms)`,
   );
 
   // Decisions spread over one wait's length (60 s), so that they fall anywhere in the agents'
@@ -424,6 +429,8 @@ async function phase({ name, base, key, ids, services, decideOn, counts, cookie,
     agentsCpu,
     agentsLagP99: end.lagP99,
     windowLoad,
+    hostBefore,
+    hostAfter,
     p50: latencies.length ? percentile(latencies, 50) : NaN,
     p99: latencies.length ? percentile(latencies, 99) : NaN,
     samples: latencies.length,
@@ -527,7 +534,7 @@ try {
     }
     for (const r of results)
       log(
-        `'${r.options}': ${r.cpuPerCycleMs.toFixed(2)} ms a cycle, CPU ${(r.cpu[0] * 100).toFixed(1)} %, ${r.requestsPerSecond.toFixed(1)} requests/s, RSS ≤ ${r.rss[0].toFixed(0)} MB, p50/p99 ${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms, 429s ${r.refused}, 503s ${r.unavailable} (load ${r.windowLoad.toFixed(1)})`,
+        `'${r.options}': ${r.cpuPerCycleMs.toFixed(2)} ms a cycle, CPU ${(r.cpu[0] * 100).toFixed(1)} %, ${r.requestsPerSecond.toFixed(1)} requests/s, RSS ≤ ${r.rss[0].toFixed(0)} MB, p50/p99 ${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms, 429s ${r.refused}, 503s ${r.unavailable} (load ${r.windowLoad.toFixed(1)}; host reference ${r.hostBefore.toFixed(0)} / ${r.hostAfter.toFixed(0)} ms)`,
       );
   }
   const one =
@@ -588,7 +595,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' / ');
     const row = (r) =>
-      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} (${r.peakRequestsPerSecond.toFixed(0)}) | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.cpuPerCycleMs.toFixed(2)} ms / ${r.transactionsPerCycle.toFixed(2)} | ${r.rss.map((mb) => mb.toFixed(0)).join(' + ')} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} (${r.peakRequestsPerSecond.toFixed(0)}) | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.cpuPerCycleMs.toFixed(2)} ms / ${r.transactionsPerCycle.toFixed(2)} | ${r.rss.map((mb) => mb.toFixed(0)).join(' + ')} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.agentsCpu * 100).toFixed(1)} % / ${r.agentsLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} | ${r.hostBefore.toFixed(0)} / ${r.hostAfter.toFixed(0)} ms |`;
     writeSection(
       'waiters',
       `## Waiting agents (issue 37 §6)
@@ -610,14 +617,16 @@ decision's 2xx to its agent's \`waitForAnswer\` returning, both on the machine's
 (samples). 503s: answers \`503\` the agents met (the SDK retries them). Agents: the agents' processes
 together — their CPU over the idle window (% of one core, not counted as the service's) and the worst
 of their event-loop delays p99 while the decisions were made (how late one may notice a wait returning). Load:
-the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
+the 1-minute load average at the end of the idle window. Host: the host's speed before the phase's waits were sent and
+after its idle window — the median CPU time of 5 scrypt hashes (N=2^16, r=8) in the bench's process (bench-support's
+\`hostReferenceMs\`; 156–165 ms when this host ran fast, session 20): the same build's CPU a cycle moves with it. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait; its waits begin in the budget minute after
 phase one's agents left (each that left within 10 s of being held cost one, SPEC §8e). Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s (busiest second) | CPU | CPU / transactions per cycle | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load |
-| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |
+| Phase | Agents | Requests/s (busiest second) | CPU | CPU / transactions per cycle | RSS | Decision → returned p50 / p99 | 429s | 503s | Agents CPU / lag p99 | Load | Host |
+| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 

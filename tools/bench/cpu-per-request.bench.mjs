@@ -31,7 +31,8 @@
 // measures what a V8 option costs. Beside each side's own CPU the table gives the bench cluster's
 // (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
 // the machine's cores with Postgres, so a change that moves work into or out of a statement shows
-// there (not when the cluster is elsewhere, BENCH_DATABASE_URL).
+// there (not when the cluster is elsewhere, BENCH_DATABASE_URL). Without AGAINST the cluster's
+// CPU a request is printed beside each measurement as it ends (the bare app's statements too).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -329,8 +330,13 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round} (load average ${loadAverage()})`);
     const row = {};
-    for (const [name, run] of Object.entries(measurements))
-      if (ONLY === undefined || ONLY.includes(name)) row[name] = run();
+    for (const [name, run] of Object.entries(measurements)) {
+      if (ONLY !== undefined && !ONLY.includes(name)) continue;
+      row[name] = run();
+      // The cluster's share beside the process's (printed, not in the table written out).
+      if (lastPostgres !== undefined)
+        log(`${name}: ${us(row[name])} µs a request, Postgres ${us(lastPostgres)} µs`);
+    }
     rows.push(row);
   }
 } finally {

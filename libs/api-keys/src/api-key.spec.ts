@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   API_KEY_LETTERS,
   DEFAULT_API_KEY_PREFIX,
+  apiKeyFormRefusal,
   apiKeyStart,
   assertValidApiKeyPrefix,
   generateApiKey,
@@ -205,6 +206,46 @@ describe('parseApiKey', () => {
       if (attempts[attempt] < 250 || attempts[attempt] > 5_000) break;
     }
     expect(Math.min(...attempts)).toBeLessThan(250);
+  });
+});
+
+describe('apiKeyFormRefusal', () => {
+  it('leaves every generated key to the digest check', () => {
+    fc.assert(
+      fc.property(generatedKey, ({ prefix, key }) => {
+        expect(apiKeyFormRefusal(key, prefix)).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a changed body or Luhn letter by form alone, as parseApiKey does; a changed digest letter only parseApiKey refuses', () => {
+    fc.assert(
+      fc.property(generatedKey, letter, ({ prefix, key }, replacement) => {
+        for (let position = prefix.length; position < key.length; position++) {
+          if (replacement === key[position]) continue;
+          const changed = key.slice(0, position) + replacement + key.slice(position + 1);
+          const byForm = apiKeyFormRefusal(changed, prefix);
+          const parsed = parseApiKey(changed, prefix);
+          expect(parsed).toEqual({ ok: false, reason: 'checksum' });
+          // 58 body letters, then the Luhn letter: the form decides; the 5 digest letters: it does not.
+          if (position <= prefix.length + 58) expect(byForm).toEqual(parsed);
+          else expect(byForm).toBeUndefined();
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it.each([
+    ['a wrong length', (key: string) => key.slice(1)],
+    ['another prefix', (key: string) => `xlk_${key.slice(4)}`],
+    ['a character outside the alphabet', (key: string) => `${key.slice(0, 10)}0${key.slice(11)}`],
+    ['a digest letter outside the alphabet', (key: string) => `${key.slice(0, -1)}-`],
+  ])('answers malformed for %s, as parseApiKey does', (_case, change) => {
+    const changed = change(generateApiKey(P));
+    expect(apiKeyFormRefusal(changed, P)).toEqual({ ok: false, reason: 'malformed' });
+    expect(parseApiKey(changed, P)).toEqual({ ok: false, reason: 'malformed' });
   });
 });
 

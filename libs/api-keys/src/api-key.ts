@@ -78,6 +78,24 @@ export function generateApiKey(prefix: string): string {
  * On success, `start` is the displayed start (prefix + 4 letters).
  */
 export function parseApiKey(value: string, prefix: string): ApiKeyParseResult {
+  const refused = apiKeyFormRefusal(value, prefix);
+  if (refused !== undefined) return refused;
+  const checkStart = prefix.length + BODY_LETTERS;
+  const remainder = digestRemainder(value.substring(0, checkStart));
+  for (let position = 0; position < DIGEST_LETTERS; position++) {
+    const presented = letterIndex(value.charCodeAt(checkStart + 1 + position));
+    if (presented !== digestDigit(remainder, position)) return CHECKSUM;
+  }
+  return { ok: true, start: value.substring(0, prefix.length + API_KEY_START_LETTERS) };
+}
+
+/**
+ * What `parseApiKey` answers for `value` from its form alone, before any hashing — the prefix,
+ * the length, the letters and the Luhn check letter (a mistyped body or check letter) —, or
+ * undefined when only the digest's check letters are left to check. A caller that would hash
+ * the value anyway (to look it up) refuses these first, for the cost of one pass over it.
+ */
+export function apiKeyFormRefusal(value: string, prefix: string): ApiKeyParseResult | undefined {
   requireValidPrefix(prefix);
   if (typeof value !== 'string' || value.length !== prefix.length + API_KEY_LETTERS) {
     return MALFORMED;
@@ -93,15 +111,9 @@ export function parseApiKey(value: string, prefix: string): ApiKeyParseResult {
   for (let position = 0; position < DIGEST_LETTERS; position++) {
     if (letterIndex(value.charCodeAt(checkStart + 1 + position)) < 0) return MALFORMED;
   }
-
   // Cheap test first: a mistyped body letter or check letter fails here, before any hashing.
   if (presentedLuhn !== luhn) return CHECKSUM;
-  const remainder = digestRemainder(value.substring(0, checkStart));
-  for (let position = 0; position < DIGEST_LETTERS; position++) {
-    const presented = letterIndex(value.charCodeAt(checkStart + 1 + position));
-    if (presented !== digestDigit(remainder, position)) return CHECKSUM;
-  }
-  return { ok: true, start: value.substring(0, bodyStart + API_KEY_START_LETTERS) };
+  return undefined;
 }
 
 /** The displayed start of a well-formed key: the prefix and its first 4 letters. */

@@ -76,6 +76,16 @@ describe('Luhn mod 52', () => {
     expect(luhnCheckIndex(`ilk_${'A'.repeat(BODY_LETTERS)}`, 4)).toBe(0);
     expect(luhnCheckIndex(`${'A'.repeat(BODY_LETTERS - 1)}1`, 0)).toBe(-1);
   });
+
+  it.each([0, 1, 30, 57])(
+    'refuses at body position %i a non-letter, and a code past ASCII whose low bits are a letter',
+    (position) => {
+      for (const intruder of ['1', '{', '\u00c1', '\u0141', '\u2041']) {
+        const b = `${'A'.repeat(position)}${intruder}${'A'.repeat(BODY_LETTERS - 1 - position)}`;
+        expect(luhnCheckIndex(b, 0)).toBe(-1);
+      }
+    },
+  );
 });
 
 describe('check letters', () => {

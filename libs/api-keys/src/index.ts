@@ -3,6 +3,7 @@ export {
   API_KEY_PREFIX_PATTERN,
   API_KEY_START_LETTERS,
   DEFAULT_API_KEY_PREFIX,
+  apiKeyFormRefusal,
   apiKeyStart,
   assertValidApiKeyPrefix,
   generateApiKey,

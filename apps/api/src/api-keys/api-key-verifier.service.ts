@@ -2,7 +2,7 @@ import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys';
+import { apiKeyFormRefusal, apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { JobRunner } from '../jobs/job-runner';
@@ -62,9 +62,12 @@ export class ApiKeyVerifier {
    * verified in the last seconds (found by its digest: no parse, no HMAC, no query), and a value
    * that does not parse (malformed or checksum-failing, thrown at once) — so the guard admits or
    * refuses without a promise (issue 28: a malformed key's 401 costs no more than an answer); a
-   * promise when the key must be read.
+   * promise when the key must be read. A value its form refuses (a wrong length, prefix or
+   * letter, a mistyped letter the Luhn letter catches) is refused first, before its digest: one
+   * pass over its letters, where the digest is a SHA-256 (no cached key has such a form).
    */
   verify(value: string): ApiKeyPrincipal | Promise<ApiKeyPrincipal> {
+    if (apiKeyFormRefusal(value, this.config.apiKeyPrefix) !== undefined) throw INVALID;
     const now = Date.now();
     const digest = presentedKeyDigest(value);
     const cached = this.cache.get(digest, now);

@@ -35,9 +35,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly budget: ApiKeyBudgetService) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const req = http.getRequest<HttpRequest>();
-    const res = http.getResponse<object>();
+    // The request and response as Nest's HTTP arguments 0 and 1: `switchToHttp()` makes an
+    // object and three closures on every call, and a refusal (the malformed key's 401) should
+    // cost no more than an answer (issue 28).
+    const req = host.getArgByIndex<HttpRequest>(0);
+    const res = host.getArgByIndex<object>(1);
     const exception = this.spendDeferred(req, res, error);
     if (nodeResponse(res).headersSent) {
       // A streaming response failed part-way: nothing can be sent, only logged. (A body answered

@@ -29,6 +29,17 @@ function viaExpress(
 
 const CASES: Record<string, (send: typeof sendError, res: Response) => void> = {
   unauthorized: (send, res) => send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', 'req-1'),
+  // The catalogue's text is kept per code after its first body: another id, none, one JSON escapes.
+  unauthorizedAgain: (send, res) =>
+    send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', 'f47ac10b-58cc-4372-a567-0e02b2c3d479'),
+  unauthorizedNoId: (send, res) => send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', ''),
+  unauthorizedEscaped: (send, res) =>
+    send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', 'a"b\\c'),
+  // The same code under another status, and with a message of its own: neither is the kept text.
+  unauthorizedOtherStatus: (send, res) =>
+    send(res, 403, 'INVALID_API_KEY', 'Invalid API key.', 'req-5'),
+  unauthorizedOtherMessage: (send, res) =>
+    send(res, 401, 'INVALID_API_KEY', 'That key is not one of ours.', 'req-6'),
   limited: (send, res) =>
     send(res, 429, 'RATE_LIMITED', 'Too many requests. Try again later.', 'req-2', {
       'Retry-After': '7',

@@ -1,4 +1,4 @@
-import { ErrorBody, ErrorCode, reasonPhrase } from '@interlock/domain';
+import { ERROR_MESSAGES, ErrorBody, ErrorCode, reasonPhrase } from '@interlock/domain';
 import { type HttpResponse, nodeResponse } from './platform';
 
 /**
@@ -23,18 +23,40 @@ export function sendError(
   const hijack = (reply as { hijack?: () => void }).hijack;
   if (typeof hijack === 'function') hijack.call(reply);
   const res = nodeResponse(reply);
-  const body: ErrorBody = {
-    statusCode: status,
-    error: reasonPhrase(status),
-    code,
-    message,
-    requestId,
-  };
   for (const name in headers) res.setHeader(name, headers[name]);
-  const text = JSON.stringify(body);
+  const text = `${bodyOpening(status, code, message)}${JSON.stringify(requestId)}}`;
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', String(Buffer.byteLength(text)));
   // Node's server writes no body for HEAD itself.
   res.end(text);
+}
+
+/** A code's body text before its request id, for the code's own status and catalogue message. */
+const fixedOpenings = new Map<ErrorCode, { status: number; opening: string }>();
+
+/**
+ * The body's JSON up to its request id's value (`{"statusCode":401,…,"requestId":`), as
+ * `JSON.stringify` writes the whole `ErrorBody`. Kept per code when the message is the
+ * catalogue's own text (the refusals that come in floods: a malformed key's 401, 404, 405, 429),
+ * so such a refusal makes no body object and stringifies only its request id (issue 28); any
+ * other message (a validation's, naming the field) is written anew and never kept.
+ */
+function bodyOpening(status: number, code: ErrorCode, message: string): string {
+  const fixed = (ERROR_MESSAGES as Record<string, string | undefined>)[code] === message;
+  if (fixed) {
+    const kept = fixedOpenings.get(code);
+    if (kept !== undefined && kept.status === status) return kept.opening;
+  }
+  const body: ErrorBody = {
+    statusCode: status,
+    error: reasonPhrase(status),
+    code,
+    message,
+    requestId: '',
+  };
+  // `"requestId":""}` less its empty string and brace: the id's JSON and `}` follow.
+  const opening = JSON.stringify(body).slice(0, -3);
+  if (fixed) fixedOpenings.set(code, { status, opening });
+  return opening;
 }

@@ -5,8 +5,9 @@
 // the connection its answer came back on). A cycle is one such request, from its arrival to its
 // answer; the figure is the service process's CPU (user + system, /proc) over a window divided by
 // the cycles answered in it — the instance's own upkeep included; printed with the part of it off
-// the main thread (V8's collector helpers: concurrent marking, parallel scavenges; libuv's pool). bench-waiters' 60 s holds make
-// a cycle a minute per agent; short holds make the same path often enough to measure in seconds.
+// the main thread (V8's collector helpers: concurrent marking, parallel scavenges; libuv's pool).
+// bench-waiters' 60 s holds make a cycle a minute per agent; short holds make the same path often
+// enough to measure in seconds.
 //
 //   npx nx run tools:bench-wait-cycle
 //
@@ -29,10 +30,12 @@
 // same database, measured alternately (the order swapped each round), printed as this build's CPU
 // per cycle over the other's. BENCH_WAIT_CYCLE_NODE_OPTIONS: this build's service's NODE_OPTIONS
 // ('production': the image's, docker/api.Dockerfile); AGAINST_NODE_OPTIONS the other's (default:
-// the same) — with AGAINST=. the same build under two heap settings. With
-// BENCH_WAIT_CYCLE_NODE_ARGS=--trace-gc and BENCH_SERVICE_LOG_DIR=<dir> (each service's log),
-// each window's collections are counted from the log, by kind, per cycle. Nothing is written to BENCHMARKS.md: the figures move with the
-// machine's load, only the ratios of alternated runs compare two builds.
+// the same) — with AGAINST=. the same build under two heap settings; AGAINST_NODE_ARGS the
+// other's node options (default: BENCH_WAIT_CYCLE_NODE_ARGS), for V8 flags NODE_OPTIONS refuses.
+// With BENCH_WAIT_CYCLE_NODE_ARGS=--trace-gc and BENCH_SERVICE_LOG_DIR=<dir> (each service's
+// log), each window's collections are counted from the log, by kind, per cycle. Nothing is written
+// to BENCHMARKS.md: the figures move with the machine's load, only the ratios of alternated runs
+// compare two builds.
 import { spawn } from 'node:child_process';
 import { subscribe } from 'node:diagnostics_channel';
 import {
@@ -274,12 +277,20 @@ const env = {
   RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
 };
-const extraNodeArgs = (process.env.BENCH_WAIT_CYCLE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const words = (value) => (value ?? '').split(' ').filter(Boolean);
+const extraNodeArgs = words(process.env.BENCH_WAIT_CYCLE_NODE_ARGS);
+// The other build's node options: AGAINST_NODE_ARGS when set (e.g. a V8 flag NODE_OPTIONS refuses).
+const againstNodeArgs =
+  process.env.AGAINST_NODE_ARGS === undefined
+    ? extraNodeArgs
+    : words(process.env.AGAINST_NODE_ARGS);
 const profiling = (name) =>
   PROFILE_DIR === undefined
-    ? extraNodeArgs
+    ? name === 'other'
+      ? againstNodeArgs
+      : extraNodeArgs
     : [
-        ...extraNodeArgs,
+        ...(name === 'other' ? againstNodeArgs : extraNodeArgs),
         '--cpu-prof',
         `--cpu-prof-dir=${PROFILE_DIR}`,
         `--cpu-prof-name=wait-cycle-${name}.cpuprofile`,

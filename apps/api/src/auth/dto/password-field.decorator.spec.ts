@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { IsString, Length, MaxLength } from 'class-validator';
 import { documentedProperty, validationAnswer } from '../../http/validation-answer.spec-support';
 import { ChangePasswordDto } from '../../users/dto/password.dto';
 import { NewPasswordField, PasswordField } from './password-field.decorator';
@@ -8,6 +9,17 @@ class Passwords {
   chosen!: string;
 
   @PasswordField('Your current password.')
+  current!: string;
+}
+
+/** The stacked declarations the DTOs had before the composed ones: their 400s are the contract's. */
+class StackedAsBefore {
+  @IsString()
+  @Length(8, 200)
+  chosen!: string;
+
+  @IsString()
+  @MaxLength(200)
   current!: string;
 }
 
@@ -27,9 +39,9 @@ describe('NewPasswordField: a password the person chooses, 8 to 200 characters (
     );
   });
 
-  it('refuses what is not a string', async () => {
-    expect(await answer({ chosen: 12345678, current: 'x' })).toMatch(
-      /^VALIDATION_FAILED: chosen must be a string/,
+  it("refuses what is not a string, its messages in the stacked declaration's order", async () => {
+    expect(await answer({ chosen: 12345678, current: 'x' })).toBe(
+      'VALIDATION_FAILED: chosen must be longer than or equal to 8 and shorter than or equal to 200 characters; chosen must be a string',
     );
   });
 
@@ -65,5 +77,19 @@ describe('PasswordField: a password checked against the account, at most 200 cha
     expect(documentedProperty(ChangePasswordDto, 'currentPassword')).not.toHaveProperty(
       'description',
     );
+  });
+});
+
+describe("both answer exactly as the stacked declarations they replaced (the contract's 400 texts)", () => {
+  it.each([
+    [{ chosen: 12345678, current: 'x' }],
+    [{ chosen: 'p'.repeat(7), current: 'x' }],
+    [{ chosen: 'p'.repeat(201), current: 'x'.repeat(201) }],
+    [{ current: 42 }],
+    [{}],
+    [{ chosen: 'p'.repeat(8), current: null }],
+    [{ chosen: 'p'.repeat(8), current: 'x' }],
+  ])('%j', async (value) => {
+    expect(await answer(value)).toBe(await validationAnswer(StackedAsBefore, value));
   });
 });

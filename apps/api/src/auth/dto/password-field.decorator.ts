@@ -14,8 +14,11 @@ export function NewPasswordField(): PropertyDecorator {
       maxLength: PASSWORD_MAX_LENGTH,
       format: 'password',
     }),
-    IsString(),
+    // applyDecorators applies these first to last, where stacked decorators apply bottom-up: the
+    // length before IsString, so that a 400 lists its messages in the order the stacked
+    // `@IsString() @Length(…)` of the contract gave them.
     Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH),
+    IsString(),
   );
 }
 
@@ -30,7 +33,8 @@ export function PasswordField(description?: string): PropertyDecorator {
       format: 'password',
       ...(description === undefined ? {} : { description }),
     }),
-    IsString(),
+    // The length before IsString, as NewPasswordField's (the 400's message order).
     MaxLength(PASSWORD_MAX_LENGTH),
+    IsString(),
   );
 }

@@ -16,7 +16,9 @@ export function LinkTokenField(link: string): PropertyDecorator {
       maxLength: LINK_TOKEN_MAX_LENGTH,
       description: `The token from ${link} (the part after the link's #).`,
     }),
-    IsString(),
+    // First to last, where stacked decorators apply bottom-up: the length before IsString keeps a
+    // 400's messages in the order of the stacked `@IsString() @MaxLength(200)` it replaced.
     MaxLength(LINK_TOKEN_MAX_LENGTH),
+    IsString(),
   );
 }

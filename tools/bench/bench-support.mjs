@@ -125,8 +125,12 @@ export function cpuMicrosSince(before, after) {
 export async function localPostmaster(client) {
   const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
   try {
+    // A server in a container reports a pid of its own namespace: the host's process of that
+    // number is someone else's unless it, and its parent, are Postgres's.
+    const comm = (pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     const fields = readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[1]);
+    const parent = Number(fields[1]);
+    return comm(rows[0].pid) === 'postgres' && comm(parent) === 'postgres' ? parent : undefined;
   } catch {
     return undefined;
   }

@@ -619,7 +619,7 @@ together — their CPU over the idle window (% of one core, not counted as the s
 of their event-loop delays p99 while the decisions were made (how late one may notice a wait returning). Load:
 the 1-minute load average at the end of the idle window. Host: the host's speed before the phase's waits were sent and
 after its idle window — the median CPU time of 5 scrypt hashes (N=2^16, r=8) in the bench's process (bench-support's
-\`hostReferenceMs\`; 156–165 ms when this host ran fast, session 20): the same build's CPU a cycle moves with it. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
+\`hostReferenceMs\`; 147–165 ms when this host ran fast, session 20): the same build's CPU a cycle moves with it. Two instances: HAProxy round-robin (${BALANCERS === 1 ? 'one' : `${BALANCERS}, the agents spread over them: a process may hold ${FILES} open files here and each passes on two per wait`}; docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait; its waits begin in the budget minute after
 phase one's agents left (each that left within 10 s of being held cost one, SPEC §8e). Goals: ≤ 200 requests/s, ≤ 10 % of a core,

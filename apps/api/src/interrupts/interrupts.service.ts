@@ -817,11 +817,14 @@ export class InterruptsService {
       wait.release();
       return Promise.reject(error);
     }
-    return wait
-      .until(waitMs, client)
-      .then((outcome) =>
-        this.answerHeld(wait, outcome, heldAt, organisationId, id, include, budget),
-      );
+    return wait.until(waitMs, client).then(
+      (outcome) => this.answerHeld(wait, outcome, heldAt, organisationId, id, include, budget),
+      // `until` does not reject today; if it ever does, the wait is still released.
+      (error: unknown) => {
+        wait.release();
+        throw error;
+      },
+    );
   }
 
   /** A held wait ended (`outcome`): its budget settled, its answer read; released in any case. */

@@ -342,12 +342,24 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
    * through a request it holds up — so nothing else waiting in the database (a job's statement)
    * is taken for one of them.
    */
+  /** A supertest answer as a failure should show it (its status and body), anything else as JSON. */
+  const answerOf = (answer: unknown): string => {
+    const { status, text } = (answer ?? {}) as { status?: number; text?: string };
+    return status === undefined ? JSON.stringify(answer) : `${status} ${text ?? ''}`.slice(0, 500);
+  };
+
   async function overlapping<T>(requests: (() => PromiseLike<T>)[]): Promise<T[]> {
     const holder = db().createQueryRunner();
     await holder.connect();
+    // A request that answers while the lock is held did not overlap: say what it answered, at
+    // once, rather than wait for it to be seen waiting (run W, session 20: one never was, and the
+    // 120 s deadline was all the failure said).
+    const early: string[] = [];
     const waiting = async (count: number) => {
       const deadline = Date.now() + 120_000;
       for (;;) {
+        if (early.length > 0)
+          throw new Error(`answered before the lock was let go: ${early.join('; ')}`);
         const [{ n }] = await holder.query(
           `WITH RECURSIVE held(pid) AS (
              SELECT pg_backend_pid()
@@ -367,7 +379,14 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       await holder.query('LOCK TABLE users IN SHARE MODE');
       const answers: Promise<T>[] = [];
       for (const request of requests) {
-        answers.push(Promise.resolve(request())); // a supertest request starts when awaited
+        const index = answers.length;
+        // A supertest request starts when awaited.
+        answers.push(
+          Promise.resolve(request()).then((answer) => {
+            if (holder.isTransactionActive) early.push(`request ${index + 1}: ${answerOf(answer)}`);
+            return answer;
+          }),
+        );
         await waiting(answers.length);
       }
       await holder.commitTransaction();

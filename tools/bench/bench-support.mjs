@@ -412,8 +412,14 @@ export function hostReferenceMs() {
   return median(times);
 }
 
-/** Replaces (or appends) the section between `<!-- bench:NAME -->` markers. */
+/** Replaces (or appends) the section between `<!-- bench:NAME -->` markers (not with BENCH_WRITE=0). */
 export function writeSection(name, markdown) {
+  // BENCH_WRITE=0 prints only, for every bench: waiters, expiry and others wrote their section
+  // whatever it said (session 20 found a trial run's table in a checkout's BENCHMARKS.md).
+  if (process.env.BENCH_WRITE === '0') {
+    console.error(`[bench] BENCH_WRITE=0: BENCHMARKS.md's "${name}" section is left as it is`);
+    return;
+  }
   const file = join(root, 'BENCHMARKS.md');
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;

@@ -1,5 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
+/** SPEC §8f: a password a person chooses is 8 to 200 characters; one checked is at most 200. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
+
 /**
  * Passwords are hashed with scrypt (memory-hard) at OWASP's current parameters: N = 2^17, r = 8,
  * p = 1 — 128 MiB per hash. The cost is `PASSWORD_SCRYPT_LOG_N` (17 by default; production refuses
@@ -7,10 +11,6 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  * with each hash, so a hash made at another cost still verifies and is upgraded at the next
  * sign-in (`needsRehash`).
  */
-/** SPEC §8f: a password a person chooses is 8 to 200 characters; one checked is at most 200. */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 200;
-
 export const DEFAULT_SCRYPT_LOG_N = 17;
 /** The least cost production accepts (OWASP's scrypt recommendation). */
 export const MIN_PRODUCTION_SCRYPT_LOG_N = 17;

@@ -76,10 +76,24 @@ export async function waitFor(url, child, what) {
 const TICK_US =
   1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
+/**
+ * A process's or a thread's `/proc/…/stat` at `path`: its parent's pid and its user and system CPU
+ * time so far, each in microseconds. The fields are counted after the command's closing
+ * parenthesis (a command may hold spaces): the state, the parent, …, utime and stime.
+ */
+function procStat(path) {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return {
+    parent: Number(fields[1]),
+    user: Number(fields[11]) * TICK_US,
+    system: Number(fields[12]) * TICK_US,
+  };
+}
+
 /** User and system CPU time of a process so far, each in microseconds (`/proc/<pid>/stat`). */
 export function cpuSplitMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
+  const { user, system } = procStat(`/proc/${pid}/stat`);
+  return { user, system };
 }
 
 /** User + system CPU time of a process so far, in microseconds (from `/proc/<pid>/stat`). */
@@ -98,9 +112,8 @@ export function clusterCpuMicros(postmasterPid) {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(fields[1]) === postmasterPid)
-        times.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * TICK_US);
+      const { parent, user, system } = procStat(`/proc/${entry}/stat`);
+      if (parent === postmasterPid) times.set(Number(entry), user + system);
     } catch {
       // Gone between the listing and the read.
     }
@@ -128,8 +141,7 @@ export async function localPostmaster(client) {
     // A server in a container reports a pid of its own namespace: the host's process of that
     // number is someone else's unless it, and its parent, are Postgres's.
     const comm = (pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    const fields = readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const parent = Number(fields[1]);
+    const { parent } = procStat(`/proc/${rows[0].pid}/stat`);
     return comm(rows[0].pid) === 'postgres' && comm(parent) === 'postgres' ? parent : undefined;
   } catch {
     return undefined;
@@ -145,13 +157,13 @@ export function threadCpuMicros(pid) {
   let main = 0;
   let others = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let fields;
+    let us;
     try {
-      fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const { user, system } = procStat(`/proc/${pid}/task/${tid}/stat`);
+      us = user + system;
     } catch {
       continue; // the thread ended meanwhile
     }
-    const us = (Number(fields[11]) + Number(fields[12])) * TICK_US;
     if (tid === String(pid)) main += us;
     else others += us;
   }

@@ -28,7 +28,9 @@
 // log line costs this build, info over warn). SERVICE_NODE_OPTIONS: the measured service's
 // NODE_OPTIONS (default none; `production`: the production image's, docker/api.Dockerfile), and
 // AGAINST_NODE_OPTIONS the other's (default SERVICE_NODE_OPTIONS): AGAINST=. with two of them
-// measures what a V8 option costs. Beside each side's own CPU the table gives the bench cluster's
+// measures what a V8 option costs. SERVICE_NODE_ARGS: Node options for the measured service that
+// NODE_OPTIONS refuses, space-separated, before its script (e.g. `--trace-gc`, `--inspect=127.0.0.1:9339`,
+// `--heapsnapshot-signal=SIGUSR2`; with BENCH_SERVICE_LOG_DIR for what they print). Beside each side's own CPU the table gives the bench cluster's
 // (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
 // the machine's cores with Postgres, so a change that moves work into or out of a statement shows
 // there (not when the cluster is elsewhere, BENCH_DATABASE_URL). Without AGAINST the cluster's
@@ -218,6 +220,8 @@ const withKey = [`x-api-key=${key}`];
 await service.stop();
 const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
 const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
+/** SERVICE_NODE_ARGS: Node options NODE_OPTIONS refuses (e.g. `--trace-gc`), before the script. */
+const SERVICE_NODE_ARGS = process.env.SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 try {
   service = await startService(
     { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
@@ -229,8 +233,9 @@ try {
           ...(process.env.CPU_PROF_INTERVAL
             ? ['--cpu-prof-interval', process.env.CPU_PROF_INTERVAL]
             : []),
+          ...SERVICE_NODE_ARGS,
         ]
-      : [],
+      : SERVICE_NODE_ARGS,
   );
 } catch (error) {
   // A service that does not start (a NODE_OPTIONS Node refuses) leaves nothing running.

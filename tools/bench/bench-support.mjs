@@ -218,31 +218,45 @@ export const BASELINE_KINDS = {
   fastify: { main: ['fastify', 'main.mjs'], name: 'bare Fastify 5' },
   'nest-fastify': { main: ['dist', 'main-fastify.js'], name: 'bare NestJS 12 + Fastify adapter' },
   'nest-express': { main: ['dist', 'main.js'], name: 'bare NestJS 12 + Express' },
+  // The floor of issue 28: bare Fastify doing the contract's per-request duties on the service's
+  // own routes, from the service's database (`startBaseline`'s `env`: API_KEY_PEPPER and the
+  // budget's settings); it serves no `/ping`, so it is ready when `/health/live` answers.
+  'fastify-duties': {
+    main: ['fastify', 'duties.mjs'],
+    name: "bare Fastify 5 doing the contract's duties",
+    ready: '/health/live',
+  },
 };
 
 /**
  * Starts a bare baseline prepared by `prepareBaseline` on a free port, with `pool` connections:
  * by `kind` (BASELINE_KINDS) the NestJS app on Express (the default) or on Nest's Fastify
- * adapter (the same module and controller), or the bare Fastify 5 app (`fastify/main.mjs`).
+ * adapter (the same module and controller), the bare Fastify 5 app (`fastify/main.mjs`), or the
+ * floor (`fastify/duties.mjs`, on the service's database, `env` its pepper and budget).
  */
-export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express') {
+export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express', env = {}) {
   const port = await freePort();
   if (BASELINE_KINDS[kind] === undefined)
     throw new Error(`no baseline '${kind}' (one of ${Object.keys(BASELINE_KINDS).join(', ')})`);
   const main = join(dir, ...BASELINE_KINDS[kind].main);
+  // BENCH_SERVICE_LOG_DIR=<dir>: its standard output (the floor's log) in <dir>/baseline-<kind>-<port>.log.
+  const logDir = process.env.BENCH_SERVICE_LOG_DIR;
+  const out =
+    logDir === undefined ? 'ignore' : openSync(join(logDir, `baseline-${kind}-${port}.log`), 'a');
   const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
+      ...env,
       DATABASE_URL: databaseUrl,
       PG_POOL_MAX: String(pool),
       PORT: String(port),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/ping`, child, 'the baseline');
+  await waitFor(`${base}${BASELINE_KINDS[kind].ready ?? '/ping'}`, child, 'the baseline');
   return { base, pid: child.pid, stop: stopper(child) };
 }
 
@@ -389,6 +403,47 @@ export function load(opts) {
  */
 export function checksumFailing(key) {
   return key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
+}
+
+/**
+ * The floor's answers (`fastify-duties` at `floorBase`) against the service's at `serviceBase` on
+ * the routes it stands for, with the service's `key` and `interruptId`: the status, the body and
+ * every header but `date`, byte for byte — the request id sent (so it is the same on both), the
+ * budget's remaining count compared by its form (each process counts its own requests) — for an
+ * answer, a missing and a checksum-failing key's 401 and an unknown id's 404. Throws, naming each
+ * difference, when they differ: a floor that answers otherwise is not the floor of these routes.
+ * Returns what it checked.
+ */
+export async function checkFloor(serviceBase, floorBase, key, interruptId) {
+  const keyed = { 'x-api-key': key };
+  const cases = [
+    ['/health/live', {}],
+    ['/api/whoami', keyed],
+    [`/api/interrupts/${interruptId}`, keyed],
+    ['/api/whoami', {}],
+    ['/api/whoami', { 'x-api-key': checksumFailing(key) }],
+    [`/api/interrupts/${interruptId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`, keyed],
+  ];
+  const seen = async (base, path, headers) => {
+    const res = await fetch(base + path, {
+      headers: { ...headers, 'x-request-id': 'floor-check-1' },
+    });
+    const fields = {};
+    for (const [name, value] of res.headers) {
+      if (name === 'date') continue;
+      fields[name] = name === 'ratelimit-remaining' ? value.replace(/^\d+$/, '<count>') : value;
+    }
+    return { status: res.status, headers: fields, body: await res.text() };
+  };
+  const differences = [];
+  for (const [path, headers] of cases) {
+    const ours = JSON.stringify(await seen(serviceBase, path, headers));
+    const floors = JSON.stringify(await seen(floorBase, path, headers));
+    if (ours !== floors) differences.push(`${path}\n  service: ${ours}\n  floor:   ${floors}`);
+  }
+  if (differences.length > 0)
+    throw new Error(`the floor answers otherwise than the service:\n${differences.join('\n')}`);
+  return `the floor answers as the service on ${cases.length} requests (status, body, headers)`;
 }
 
 /** The median of numbers: the middle one, or the mean of the two middle ones. */

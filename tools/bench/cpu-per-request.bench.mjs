@@ -14,7 +14,9 @@
 // BENCH_WRITE=0),
 // BENCH_WRITE=0 to print only, BASELINE the bare app measured (a kind of bench-support's
 // BASELINE_KINDS: nest-express, the default, or fastify — issue 28's pages are judged against
-// the bare Fastify one), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
+// the bare Fastify one; `BASELINE=fastify,fastify-duties` adds the floor, bare Fastify doing the
+// contract's per-request duties on the service's routes, ONLY names floor-health, floor-whoami,
+// floor-interrupt, its answers checked against the service's before anything is measured), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
 // to run this build's service under `node --cpu-prof` (its profile written there when it stops;
 // CPU_PROF_INTERVAL its sampling interval in µs, Node's default 1000: NODE_OPTIONS may not carry it).
 //
@@ -44,6 +46,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  checkFloor,
   checksumFailing,
   clusterCpuMicros,
   cpuMicros,
@@ -152,7 +155,15 @@ execFileSync(process.execPath, ['seed.mjs'], {
   stdio: 'ignore',
 });
 
-const BASELINE = process.env.BASELINE ?? 'nest-express';
+/**
+ * BASELINE: the bare app of `ping`, `row` and `page`, and with `fastify-duties` beside it
+ * (`BASELINE=fastify,fastify-duties`) the floor too: bare Fastify doing the contract's duties on
+ * the service's own routes and database (measured as `floor-health`, `floor-whoami`,
+ * `floor-interrupt`; its answers checked against the service's first, `checkFloor`).
+ */
+const BASELINES = (process.env.BASELINE ?? 'nest-express').split(',').filter(Boolean);
+const BASELINE = BASELINES.find((kind) => kind !== 'fastify-duties') ?? 'fastify';
+const FLOOR = BASELINES.includes('fastify-duties');
 const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10, BASELINE);
 const serviceEnv = {
   DATABASE_URL: db.url,
@@ -217,6 +228,30 @@ for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
   await client.end();
 }
 const withKey = [`x-api-key=${key}`];
+// The floor reads the service's tables (the key by its hash, the interrupt's kept record).
+const floor = FLOOR
+  ? await startBaseline(baseline.dir, db.url, 10, 'fastify-duties', {
+      API_KEY_PEPPER: serviceEnv.API_KEY_PEPPER,
+      RATE_LIMIT_API_KEY_REQUESTS: serviceEnv.RATE_LIMIT_API_KEY_REQUESTS,
+    }).catch(async (error) => {
+      await service.stop();
+      await bare.stop();
+      await db.stop();
+      throw error;
+    })
+  : undefined;
+// Checked against the setup instance: the measured one serves nothing before the bench's requests.
+if (floor !== undefined) {
+  try {
+    log(await checkFloor(service.base, floor.base, key, interrupt.id));
+  } catch (error) {
+    await floor.stop();
+    await service.stop();
+    await bare.stop();
+    await db.stop();
+    throw error;
+  }
+}
 await service.stop();
 const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
 const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
@@ -239,6 +274,7 @@ try {
   );
 } catch (error) {
   // A service that does not start (a NODE_OPTIONS Node refuses) leaves nothing running.
+  await floor?.stop();
   await bare.stop();
   await db.stop();
   throw error;
@@ -307,6 +343,7 @@ if (against !== undefined) {
       log(lines.at(-1));
     }
   } finally {
+    await floor?.stop();
     await other?.stop();
     await service.stop();
     await bare.stop();
@@ -328,6 +365,14 @@ const measurements = {
     measure(service.pid, `${service.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
   inbox: () =>
     measure(service.pid, `${service.base}/api/interrupts?limit=50`, withKey, PAGE_REQUESTS),
+  ...(floor === undefined
+    ? {}
+    : {
+        'floor-health': () => measure(floor.pid, `${floor.base}/health/live`),
+        'floor-whoami': () => measure(floor.pid, `${floor.base}/api/whoami`, withKey),
+        'floor-interrupt': () =>
+          measure(floor.pid, `${floor.base}/api/interrupts/${interrupt.id}`, withKey),
+      }),
 };
 
 const rows = [];
@@ -345,6 +390,7 @@ try {
     rows.push(row);
   }
 } finally {
+  await floor?.stop();
   await service.stop();
   await bare.stop();
   await db.stop();
@@ -360,6 +406,26 @@ const table = [
   ),
 ].join('\n');
 console.log(table);
+if (floor !== undefined) {
+  // The floor against bare Fastify (what the contract's duties cost), and the service against the floor.
+  console.log(
+    [
+      '',
+      '| round | bare `GET /ping` | floor `/health/live` (ping / floor) | floor `/api/whoami` (ping / floor) | bare `GET /rows/:id` | floor `/api/interrupts/{id}` (row / floor) | service over the floor: health, whoami, PK read (floor / service) |',
+      '|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (r, i) =>
+          `| ${i + 1} | ${us(r.ping)} | ${us(r['floor-health'])}${ratio(r.ping, r['floor-health'])} | ${us(r['floor-whoami'])}${ratio(r.ping, r['floor-whoami'])} | ${us(r.row)} | ${us(r['floor-interrupt'])}${ratio(r.row, r['floor-interrupt'])} | ${[
+            [r['floor-health'], r.health],
+            [r['floor-whoami'], r.whoami],
+            [r['floor-interrupt'], r.interrupt],
+          ]
+            .map(([a, b]) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2)))
+            .join(' / ')} |`,
+      ),
+    ].join('\n'),
+  );
+}
 
 if (process.env.BENCH_WRITE !== '0' && ONLY === undefined) {
   writeSection(

@@ -12,7 +12,10 @@
 //
 // Environment:
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
-//   BASELINES            the bare apps to pair with (default fastify,nest-express; nest-fastify too: bench-support's BASELINE_KINDS)
+//   BASELINES            the bare apps to pair with (default fastify,nest-express; nest-fastify too: bench-support's BASELINE_KINDS);
+//                        fastify-duties, the floor (bare Fastify doing the contract's per-request duties on the
+//                        service's routes and database), pairs health, whoami and interrupt on the same routes, and adds
+//                        the pairs floor-health, floor-whoami, floor-interrupt: the floor against bare Fastify (with fastify)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
 //   LEVELS               log levels to run the service at (default info)
 //   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3);
@@ -41,6 +44,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  checkFloor,
   checksumFailing,
   freePort,
   load,
@@ -75,9 +79,21 @@ const MEMORY_MINUTES = Number(process.env.MEMORY_MINUTES ?? 1);
  */
 const INBOX_INTERRUPTS = Number(process.env.INBOX_INTERRUPTS ?? 200);
 const ALL_PAIRS = ['health', 'whoami', 'interrupt', 'audit', 'inbox', 'post', 'malformed'];
-const PAIRS = (process.env.PAIRS ?? ALL_PAIRS.join(',')).split(',').filter(Boolean);
 const LEVELS = (process.env.LEVELS ?? 'info').split(',').filter(Boolean);
 const BASELINES = (process.env.BASELINES ?? 'fastify,nest-express').split(',').filter(Boolean);
+/** The floor's kind: started on the service's database once it is seeded. */
+const FLOOR = 'fastify-duties';
+/** The floor against bare Fastify, on the routes the floor stands for (with both baselines). */
+const FLOOR_PAIRS = ['floor-health', 'floor-whoami', 'floor-interrupt'];
+const PAIRS = (
+  process.env.PAIRS ??
+  [
+    ...ALL_PAIRS,
+    ...(BASELINES.includes(FLOOR) && BASELINES.includes('fastify') ? FLOOR_PAIRS : []),
+  ].join(',')
+)
+  .split(',')
+  .filter(Boolean);
 const ADAPTER = process.env.HTTP_ADAPTER ?? 'fastify';
 const SECTION = process.env.BENCH_SECTION ?? `pairs-${ADAPTER}`;
 /** Pairs that do not involve a bare app: measured once, shown in the first baseline's column. */
@@ -406,6 +422,7 @@ let seeded;
 let memory;
 try {
   for (const kind of BASELINES) {
+    if (kind === FLOOR) continue;
     bares[kind] = await startBaseline(baseline.dir, baselineUrl, POOL, kind);
     stops.push(bares[kind].stop);
   }
@@ -413,6 +430,16 @@ try {
     const service = await startService(db.url, level);
     stops.push(service.stop);
     seeded ??= await seedService(service.base, client);
+    if (BASELINES.includes(FLOOR) && bares[FLOOR] === undefined) {
+      // The floor reads the service's tables (the key by its hash, the interrupt's kept record).
+      bares[FLOOR] = await startBaseline(baseline.dir, db.url, POOL, FLOOR, {
+        API_KEY_PEPPER: PEPPER,
+        RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+      });
+      // Stopped at the end with the other bare apps (the service's own stop is popped per level).
+      stops.unshift(bares[FLOOR].stop);
+      log(await checkFloor(service.base, bares[FLOOR].base, seeded.key, seeded.interruptId));
+    }
     const a = service.base;
     // Each of the service's measured routes once under load before any pair (WARMUP_SERVICE s
     // each): the first pair otherwise pays for V8 compiling the request path, which a pair's own
@@ -431,10 +458,42 @@ try {
         duration: WARMUP_SERVICE,
       });
     const keyed = { HEADERS_A: `x-api-key=${seeded.key}` };
-    const pairsWith = (bare) => {
+    const pairsWith = (bare, kind) => {
       const b = bare.base;
       const pids = { a: service.pid, b: bare.pid };
+      if (kind === FLOOR) {
+        // The same routes and key on both sides; the floor serves no pages.
+        const both = { ...keyed, HEADERS_B: keyed.HEADERS_A };
+        return {
+          health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/health/live`, {}, pids),
+          whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/api/whoami`, both, pids),
+          interrupt: () =>
+            runPair(
+              baseline.dir,
+              `${a}/api/interrupts/${seeded.interruptId}`,
+              `${b}/api/interrupts/${seeded.interruptId}`,
+              both,
+              pids,
+            ),
+        };
+      }
+      const floor = kind === 'fastify' ? bares[FLOOR] : undefined;
+      const floorPids = floor && { a: floor.pid, b: bare.pid };
       return {
+        ...(floor && {
+          'floor-health': () =>
+            runPair(baseline.dir, `${floor.base}/health/live`, `${b}/ping`, {}, floorPids),
+          'floor-whoami': () =>
+            runPair(baseline.dir, `${floor.base}/api/whoami`, `${b}/ping`, keyed, floorPids),
+          'floor-interrupt': () =>
+            runPair(
+              baseline.dir,
+              `${floor.base}/api/interrupts/${seeded.interruptId}`,
+              `${b}/rows/${BASELINE_ITEM}`,
+              keyed,
+              floorPids,
+            ),
+        }),
         health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}, pids),
         whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed, pids),
         interrupt: () =>
@@ -472,10 +531,12 @@ try {
     };
     results[level] = {};
     for (const kind of BASELINES) {
-      const pairs = pairsWith(bares[kind]);
+      const pairs = pairsWith(bares[kind], kind);
       results[level][kind] = {};
       for (const name of PAIRS) {
         if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) continue;
+        // A pair a baseline has no side of (the floor's pages, the floor pairs but with bare Fastify).
+        if (pairs[name] === undefined) continue;
         log(`LOG_LEVEL=${level}, ${kind}: pair ${name} (load average ${loadAverage()})`);
         results[level][kind][name] = await pairs[name]();
         log(`LOG_LEVEL=${level}, ${kind}: ${name} ratio ${results[level][kind][name].ratio}`);
@@ -524,6 +585,13 @@ const LABELS = {
     '`GET /api/whoami`, valid key (the service)',
     1.0,
   ],
+  // The floor against bare Fastify (no goal: what the contract's duties cost on their own).
+  'floor-health': ['the floor `GET /health/live`', '% `GET /ping`'],
+  'floor-whoami': ['the floor `GET /api/whoami` with a key', '% `GET /ping`'],
+  'floor-interrupt': [
+    'the floor `GET /api/interrupts/{id}` with a key',
+    '% PK read `GET /rows/:id`',
+  ],
 };
 const fmt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
 const columns = LEVELS.flatMap((level) => BASELINES.map((kind) => ({ level, kind })));
@@ -538,6 +606,7 @@ const rows = PAIRS.map((name) => {
     return r ? `**${r.ratio.toFixed(2)}** (${fmt(r.a)} / ${fmt(r.b)})` : '–';
   });
   const goalKind = SERVICE_ONLY.has(name) ? BASELINES[0] : 'fastify';
+  if (goal === undefined) return `| ${a} | ${bLabel} | ${cells.join(' | ')} | – | – |`;
   const met = LEVELS.map((level) => {
     const r = resultOf(level, goalKind, name);
     return r ? (r.ratio >= goal ? 'yes' : 'no') : '–';
@@ -548,6 +617,8 @@ const perRound = PAIRS.flatMap((name) =>
   columns.flatMap(({ level, kind }) => {
     if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) return [];
     const r = resultOf(level, kind, name);
+    // Pairs a baseline has no side of (the floor's pages; the floor pairs but with bare Fastify).
+    if (r === undefined && (kind === FLOOR || FLOOR_PAIRS.includes(name))) return [];
     return [`${name} vs ${kind} (${level}): ${r?.perRound ?? '–'}`];
   }),
 );
@@ -602,7 +673,13 @@ Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A
 ${WARMUP} s warm-up before every run, ${CONNECTIONS} connections; the ratio is the median of the per-round ratios); the POST pair
 alternates autocannon with pgbench the same way. The service runs with \`NODE_ENV=production\`, its pool of ${POOL} against
 the bare apps' \`PG_POOL_MAX=${POOL}\`, the key budget on but out of reach, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
-image; at \`info\` it writes one line per request (to /dev/null). The goals are issue 28's, against bare Fastify.
+image; at \`info\` it writes one line per request (to /dev/null). The goals are issue 28's, against bare Fastify.${
+  BASELINES.includes(FLOOR)
+    ? `
+Against ${BASELINE_KINDS[FLOOR].name} (\`fastify-duties\`, the floor: \`tools/bench/perf-baseline/fastify/duties.mjs\` on the
+service's database, its answers checked against the service's first), B is the same route on the floor, with the same key.`
+    : ''
+}
 
 | A (the service) | B | ${columns.map(({ level, kind }) => `ratio A/B vs ${BASELINE_KINDS[kind].name}, LOG_LEVEL=${level} (req/s A / B)`).join(' | ')} | goal (vs bare Fastify) | met (${LEVELS.join(' / ')}) |
 |---|---|${columns.map(() => '---|').join('')}---|---|

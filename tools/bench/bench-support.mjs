@@ -405,11 +405,14 @@ export function checksumFailing(key) {
   return key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
 }
 
+/** The budget's headers whose values `checkFloor` compares by their form (digits). */
+const COUNTED = new Set(['ratelimit-remaining', 'ratelimit-reset']);
+
 /**
  * The floor's answers (`fastify-duties` at `floorBase`) against the service's at `serviceBase` on
  * the routes it stands for, with the service's `key` and `interruptId`: the status, the body and
  * every header but `date`, byte for byte — the request id sent (so it is the same on both), the
- * budget's remaining count compared by its form (each process counts its own requests) — for an
+ * budget's remaining count and seconds to its reset compared by their form — for an
  * answer, a missing and a checksum-failing key's 401 and an unknown id's 404. Throws, naming each
  * difference, when they differ: a floor that answers otherwise is not the floor of these routes.
  * Returns what it checked.
@@ -431,7 +434,8 @@ export async function checkFloor(serviceBase, floorBase, key, interruptId) {
     const fields = {};
     for (const [name, value] of res.headers) {
       if (name === 'date') continue;
-      fields[name] = name === 'ratelimit-remaining' ? value.replace(/^\d+$/, '<count>') : value;
+      // Each process counts its own requests, and the two answers may straddle a second.
+      fields[name] = COUNTED.has(name) ? value.replace(/^\d+$/, '<number>') : value;
     }
     return { status: res.status, headers: fields, body: await res.text() };
   };

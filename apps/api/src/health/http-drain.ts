@@ -21,6 +21,13 @@ export const REQUEST_START = 'http.server.request.start';
 export const RESPONSE_FINISH = 'http.server.response.finish';
 
 /**
+ * A connection's response in flight (null: none; absent: no request started on it yet). A symbol of ours on Node's socket, as Node keeps its own
+ * (`_httpMessage`): one property added per connection, none per request.
+ */
+const RESPONSE_IN_FLIGHT = Symbol('interlock.responseInFlight');
+type Connection = Socket & { [RESPONSE_IN_FLIGHT]?: ServerResponse | null };
+
+/**
  * The HTTP server's side of a graceful shutdown:
  * - `beginDraining` — every response from now on (and every one in flight whose headers are not
  *   yet sent) carries `Connection: close`, so each connection ends after its current response
@@ -33,33 +40,54 @@ export const RESPONSE_FINISH = 'http.server.response.finish';
 export class HttpDrain {
   private draining = false;
   /**
-   * Each open connection's response in flight: set when Node's server starts a request on it and
-   * dropped when that response finishes or the connection closes, so an idle keep-alive
-   * connection holds none. What `beginDraining` marks. With pipelined requests it is the latest
-   * one started (the last to be written), so the responses before it keep the connection open for
-   * it and it closes the connection. Learnt from Node's public diagnostics channels, which its
-   * HTTP server publishes for every request (both adapters run on it): no listener on the
-   * response (issue 28: its 'close' then has one listener, the log line's).
+   * The connections that have started a request, each carrying its response in flight
+   * (`RESPONSE_IN_FLIGHT`): set when Node's server starts a request on it and cleared when that
+   * response finishes, so an idle keep-alive connection holds none. What `beginDraining` marks.
+   * With pipelined requests it is the latest one started (the last to be written), so the
+   * responses before it keep the connection open for it and it closes the connection. Learnt from
+   * Node's public diagnostics channels, which its HTTP server publishes for every request (both
+   * adapters run on it): no listener on the response (issue 28: its 'close' then has one
+   * listener, the log line's).
+   *
+   * The response is kept on its connection, not as an entry of this set, so that a request
+   * writes no entry into a collection that lives as long as the process (issue 28, session 21):
+   * a Map whose table is in V8's old generation grows into new tables allocated old too, and each
+   * table it leaves behind keeps the entries it had — the responses then in flight, and through
+   * them their requests and headers — for as long as that dead table stays in the heap, until the
+   * next full collection. Every scavenge in between counts them alive and promotes them: with a
+   * `Map<Socket, ServerResponse>` set and deleted per request, ~12 % of a PK read's allocated
+   * bytes reached the old generation. The set changes per connection only.
    */
-  private readonly inFlight = new Map<Socket, ServerResponse>();
+  private readonly connections = new Set<Connection>();
 
   constructor(private readonly server: Server) {
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
-    const inFlight = this.inFlight;
+    const connections = this.connections;
     // The channels are the process's: only this server's messages count. A request starts before
     // the server's 'request' event, so its headers are set before the application answers: no
     // 'request' listener of ours (with two, Node copies the listener array on every request).
     const onStart = (message: unknown) => {
       const { server: from, socket, response } = message as ServerMessage;
       if (from !== server) return;
-      inFlight.set(socket, response);
+      // A connection's first request: known from now until it closes (the request's socket,
+      // whatever kind of socket the server's connection event gave).
+      if (socket[RESPONSE_IN_FLIGHT] === undefined) {
+        connections.add(socket);
+        // A response that never finishes (its connection lost) goes with its connection.
+        socket.once('close', () => {
+          connections.delete(socket);
+          socket[RESPONSE_IN_FLIGHT] = null;
+        });
+      }
+      socket[RESPONSE_IN_FLIGHT] = response;
       this.onRequest(response);
     };
     const onFinish = (message: unknown) => {
       const { server: from, socket, response } = message as ServerMessage;
-      if (from === server && inFlight.get(socket) === response) inFlight.delete(socket);
+      if (from === server && socket[RESPONSE_IN_FLIGHT] === response)
+        socket[RESPONSE_IN_FLIGHT] = null;
     };
     subscribe(REQUEST_START, onStart);
     subscribe(RESPONSE_FINISH, onFinish);
@@ -68,16 +96,15 @@ export class HttpDrain {
       unsubscribe(REQUEST_START, onStart);
       unsubscribe(RESPONSE_FINISH, onFinish);
     });
-    // A response that never finishes (its connection lost) goes with its connection.
-    server.on('connection', (socket: Socket) => {
-      socket.once('close', () => inFlight.delete(socket));
-    });
   }
 
   beginDraining(): void {
     this.draining = true;
     // A finished response has sent its headers: only those still to answer are marked.
-    for (const res of this.inFlight.values()) this.closeAfter(res);
+    for (const socket of this.connections) {
+      const res = socket[RESPONSE_IN_FLIGHT];
+      if (res !== undefined && res !== null) this.closeAfter(res);
+    }
   }
 
   close(): Promise<void> {
@@ -113,6 +140,6 @@ export class HttpDrain {
 interface ServerMessage {
   request: IncomingMessage;
   response: ServerResponse;
-  socket: Socket;
+  socket: Connection;
   server: Server;
 }

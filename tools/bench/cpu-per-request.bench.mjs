@@ -406,39 +406,39 @@ const table = [
   ),
 ].join('\n');
 console.log(table);
-if (floor !== undefined) {
-  // The floor against bare Fastify (what the contract's duties cost), and the service against the floor.
-  console.log(
-    [
-      '',
-      '| round | bare `GET /ping` | floor `/health/live` (ping / floor) | floor `/api/whoami` (ping / floor) | bare `GET /rows/:id` | floor `/api/interrupts/{id}` (row / floor) | service over the floor: health, whoami, PK read (floor / service) |',
-      '|---|---|---|---|---|---|---|',
-      ...rows.map(
-        (r, i) =>
-          `| ${i + 1} | ${us(r.ping)} | ${us(r['floor-health'])}${ratio(r.ping, r['floor-health'])} | ${us(r['floor-whoami'])}${ratio(r.ping, r['floor-whoami'])} | ${us(r.row)} | ${us(r['floor-interrupt'])}${ratio(r.row, r['floor-interrupt'])} | ${[
-            [r['floor-health'], r.health],
-            [r['floor-whoami'], r.whoami],
-            [r['floor-interrupt'], r.interrupt],
-          ]
-            .map(([a, b]) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2)))
-            .join(' / ')} |`,
-      ),
-    ].join('\n'),
-  );
-}
+// The floor against bare Fastify (what the contract's duties cost), and the service against the floor.
+const floorTable =
+  floor === undefined
+    ? ''
+    : [
+        // A blank line after the first table (its own section's text follows it directly).
+        '\n| round | bare `GET /ping` | floor `/health/live` (ping / floor) | floor `/api/whoami` (ping / floor) | bare `GET /rows/:id` | floor `/api/interrupts/{id}` (row / floor) | service over the floor: health, whoami, PK read (floor / service) |',
+        '|---|---|---|---|---|---|---|',
+        ...rows.map(
+          (r, i) =>
+            `| ${i + 1} | ${us(r.ping)} | ${us(r['floor-health'])}${ratio(r.ping, r['floor-health'])} | ${us(r['floor-whoami'])}${ratio(r.ping, r['floor-whoami'])} | ${us(r.row)} | ${us(r['floor-interrupt'])}${ratio(r.row, r['floor-interrupt'])} | ${[
+              [r['floor-health'], r.health],
+              [r['floor-whoami'], r.whoami],
+              [r['floor-interrupt'], r.interrupt],
+            ]
+              .map(([a, b]) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2)))
+              .join(' / ')} |`,
+        ),
+      ].join('\n');
+if (floorTable) console.log(floorTable);
 
 if (process.env.BENCH_WRITE !== '0' && ONLY === undefined) {
   writeSection(
     'cpu-per-request',
     `## The request path as CPU time per request (issue 14)
 
-Command: \`${BASELINE === 'nest-express' ? '' : `BASELINE=${BASELINE} `}npx nx run tools:bench-cpu\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load average ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min.
+Command: \`${BASELINES.join(',') === 'nest-express' ? '' : `BASELINE=${BASELINES.join(',')} `}npx nx run tools:bench-cpu\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load average ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min.
 Microseconds of processor time (user + system, from \`/proc/<pid>/stat\`) each process spent per request,
 over ${REQUESTS.toLocaleString('en')} requests (the audit pages ${PAGE_REQUESTS.toLocaleString('en')}) from ${CONNECTIONS} connections after a warm-up; the service with \`NODE_ENV=production\` and
 \`LOG_LEVEL=${LOG_LEVEL}\`. The ratio is the baseline's time over the service's, the throughput ratio a single busy
 process would reach; the pair bench above is the figure of the goals. This one moves little with the machine's
 other load, so each change of the request path is judged by it (the list below).
 
-${table}`,
+${table}${floorTable}`,
   );
 }

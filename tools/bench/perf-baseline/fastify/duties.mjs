@@ -371,6 +371,8 @@ app.setNotFoundHandler((request, reply) => {
   refuse(request, reply, requestId(request, reply), started, 404, 'NOT_FOUND');
 });
 
-const port = Number(env.PORT ?? 4103);
-await app.listen({ port, host: env.HOST ?? '127.0.0.1' });
-console.error(`fastify duties floor listening on ${port} (pid ${process.pid})`);
+await app.listen({ port: Number(env.PORT ?? 4103), host: env.HOST ?? '127.0.0.1' });
+// The port it took (PORT=0: any free one), on standard error (standard output is the log's).
+console.error(
+  `fastify duties floor listening on ${app.server.address().port} (pid ${process.pid})`,
+);

@@ -270,18 +270,19 @@ export class InterruptsRepository {
    * The record as the API renders it, kept with the row (`record_json`): null when it is not kept
    * (opened before it was, or changed outside the service), and then `readDetail` reads it.
    */
-  async readRecord(
+  readRecord(
     db: Queryable,
     organisationId: string,
     id: string,
   ): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
-    // A record kept by another version of the renderer counts as not kept.
-    const [row] = await queryRows<{ status: InterruptStatus; record_json: string | null }>(
-      db,
-      `SELECT i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id, RECORD_RENDER_VERSION],
-    );
-    return row;
+    // A record kept by another version of the renderer counts as not kept. A SELECT: its answer
+    // is the rows (queryRows only evens out UPDATE and DELETE), taken in one step (PreparedReads.query).
+    return (
+      db.query(
+        `SELECT i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+        [organisationId, id, RECORD_RENDER_VERSION],
+      ) as Promise<{ status: InterruptStatus; record_json: string | null }[]>
+    ).then((rows) => rows[0]);
   }
 
   /** `readRecord` of several interrupts of one organisation in one statement, by id (absent: not the organisation's). */

@@ -111,6 +111,11 @@ const DEFAULT_PAGE = 50;
 /** An audit entry argus writes for a new interrupt: the target and address are the interrupt's and none. */
 type ArgusAudit = Pick<AuditEvent, 'action' | 'actor' | 'metadata'>;
 type WriteTail = { organisationId: string; ipAddress: null };
+/** A wait's read: the answer, and the interrupt's status (whether the wait is to be held). */
+type StatusAndAnswer = {
+  status: InterruptStatus;
+  answer: JsonText<InterruptDetailResponse> | InterruptDetailResponse;
+};
 
 /** A title search holds at most this many words (as the audit log's `q`). */
 const MAX_SEARCH_WORDS = 8;
@@ -740,13 +745,22 @@ export class InterruptsService {
    * is: one text column to read, nothing to decode and nothing to write out again — the read
    * agents poll while they wait for a decision (issue 14). A record not kept is read as `get` reads it.
    */
-  async getAnswer(
+  getAnswer(
     organisationId: string,
     id: string,
     include: ReadonlySet<InterruptInclude>,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     if (include.size > 0) return this.get(organisationId, id, include);
-    return (await this.readAnswer(organisationId, id)).answer;
+    // One step from the statement's rows to the answer, not async functions nested: a read in
+    // flight holds no suspended frames while it waits for a connection or its rows (issue 28,
+    // BENCHMARKS "session 21 (pkread)").
+    return this.interrupts
+      .readRecord(this.reads, organisationId, id)
+      .then<JsonText<InterruptDetailResponse> | InterruptDetailResponse>((kept) => {
+        if (kept === undefined) throw DomainError.of('NOT_FOUND');
+        if (kept.record_json === null) return this.get(organisationId, id);
+        return new JsonText<InterruptDetailResponse>(kept.record_json);
+      });
   }
 
   /**
@@ -873,7 +887,7 @@ export class InterruptsService {
     waitMs: number,
     budget: WaitBudget | undefined,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse | undefined> {
-    let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
+    let read: StatusAndAnswer;
     try {
       // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
       read =
@@ -892,15 +906,15 @@ export class InterruptsService {
   }
 
   /**
-   * `readAnswer` for a held wait: the kept record is read in a batch with the other waits' (a herd
-   * of them ending together costs a few statements, WaitReadBatches); a record not kept is read
-   * as `get` reads it, in its turn.
+   * The kept record (or, when not kept, the read `get` makes) and its status, for a wait: the
+   * kept record is read in a batch with the other waits' (a herd of them ending together costs a
+   * few statements, WaitReadBatches); a record not kept is read as `get` reads it, in its turn.
    */
   private async waitAnswer(
     organisationId: string,
     id: string,
     settled: boolean,
-  ): ReturnType<InterruptsService['readAnswer']> {
+  ): Promise<StatusAndAnswer> {
     const kept = await this.waitRecords.load(organisationId, id, settled);
     if (kept === undefined) throw DomainError.of('NOT_FOUND');
     if (kept.record_json === null)
@@ -918,21 +932,6 @@ export class InterruptsService {
   ): Promise<{ status: InterruptStatus; answer: InterruptDetailResponse }> {
     const answer = await this.get(organisationId, id, include);
     return { status: answer.status, answer };
-  }
-
-  /** The kept record (or, when not kept, the read `get` makes) and its status. */
-  private async readAnswer(
-    organisationId: string,
-    id: string,
-  ): Promise<{
-    status: InterruptStatus;
-    answer: JsonText<InterruptDetailResponse> | InterruptDetailResponse;
-  }> {
-    const kept = await this.interrupts.readRecord(this.reads, organisationId, id);
-    if (kept === undefined) throw DomainError.of('NOT_FOUND');
-    if (kept.record_json === null)
-      return { status: kept.status, answer: await this.get(organisationId, id) };
-    return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
   /** One interrupt with what argus matches on ("Always allow this"); 404 when not the organisation's. */

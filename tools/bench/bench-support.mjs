@@ -243,7 +243,9 @@ export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express
   const logDir = process.env.BENCH_SERVICE_LOG_DIR;
   const out =
     logDir === undefined ? 'ignore' : openSync(join(logDir, `baseline-${kind}-${port}.log`), 'a');
-  const child = spawn(process.execPath, [main], {
+  // BASELINE_NODE_ARGS: Node options before its script (`--perf-basic-prof`, `--cpu-prof`).
+  const nodeArgs = process.env.BASELINE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     cwd: dir,
     env: {
       PATH: process.env.PATH,

@@ -32,7 +32,8 @@
 // AGAINST_NODE_OPTIONS the other's (default SERVICE_NODE_OPTIONS): AGAINST=. with two of them
 // measures what a V8 option costs. SERVICE_NODE_ARGS: Node options for the measured service that
 // NODE_OPTIONS refuses, space-separated, before its script (e.g. `--trace-gc`, `--inspect=127.0.0.1:9339`,
-// `--heapsnapshot-signal=SIGUSR2`; with BENCH_SERVICE_LOG_DIR for what they print). Beside each side's own CPU the table gives the bench cluster's
+// `--heapsnapshot-signal=SIGUSR2`; with BENCH_SERVICE_LOG_DIR for what they print). BASELINE_NODE_ARGS: the same
+// for the bare apps and the floor (e.g. `--perf-basic-prof`, `--cpu-prof --cpu-prof-dir=<dir>`). Beside each side's own CPU the table gives the bench cluster's
 // (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
 // the machine's cores with Postgres, so a change that moves work into or out of a statement shows
 // there (not when the cluster is elsewhere, BENCH_DATABASE_URL). Without AGAINST the cluster's

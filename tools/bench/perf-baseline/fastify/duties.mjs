@@ -42,26 +42,107 @@ const WINDOW_S = Number(env.RATE_LIMIT_API_KEY_WINDOW_SECONDS ?? 60);
 const RECORD_VERSION = Number(env.RECORD_RENDER_VERSION ?? 9);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-// ---- the log: one line per request, the lines of a turn in one synchronous write -------------
-let held = '';
+// ---- the log: one line per request, written as UTF-8 straight into the bytes its turn of the
+// event loop writes (no string made for a piece of the line, no object copied), the lines of a
+// turn in one synchronous write -----------------------------------------------------------------
+const FIRST_BYTES = 64 * 1024;
+let bytes = Buffer.allocUnsafe(FIRST_BYTES);
+let used = 0;
 function writeHeld() {
-  const text = held;
-  held = '';
-  const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length;) {
+  for (let at = 0; at < used;) {
     try {
-      at += writeSync(1, bytes, at);
+      at += writeSync(1, bytes, at, used - at);
     } catch (error) {
       if (error.code !== 'EAGAIN') throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }
   }
+  used = 0;
+  // A turn of very many lines grew the buffer: let it go.
+  if (bytes.length > 16 * FIRST_BYTES) bytes = Buffer.allocUnsafe(FIRST_BYTES);
 }
-function emit(line) {
-  if (held === '') setImmediate(writeHeld);
-  held += line;
+process.on('exit', () => used !== 0 && writeHeld());
+/** Room for `count` more bytes (the buffer doubled as needed). */
+function room(count) {
+  if (used + count <= bytes.length) return;
+  let size = bytes.length * 2;
+  while (size < used + count) size *= 2;
+  const grown = Buffer.allocUnsafe(size);
+  bytes.copy(grown, 0, 0, used);
+  bytes = grown;
 }
-process.on('exit', () => held !== '' && writeHeld());
+/** A fixed piece of a line, its bytes made once. */
+const piece = (text) => Buffer.from(text, 'utf8');
+function put(made) {
+  room(made.length);
+  bytes.set(made, used);
+  used += made.length;
+}
+/** Any text, as UTF-8. */
+function putText(text) {
+  room(text.length * 3);
+  used += bytes.write(text, used, 'utf8');
+}
+/** `text` as JSON.stringify writes it: printable ASCII without `"` or `\` copied as it is checked. */
+function putString(text) {
+  const count = text.length;
+  room(count + 2);
+  let at = used;
+  bytes[at++] = 0x22;
+  for (let i = 0; i < count; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return putText(JSON.stringify(text));
+    bytes[at++] = c;
+  }
+  bytes[at++] = 0x22;
+  used = at;
+}
+/** A non-negative integer's digits (a status, a duration). */
+function putInteger(value) {
+  if (!(value >= 0 && Number.isSafeInteger(value))) return putText(JSON.stringify(value));
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+  room(digits);
+  let at = used + digits;
+  used = at;
+  do {
+    bytes[--at] = 0x30 + (value % 10);
+    value = Math.floor(value / 10);
+  } while (value > 0);
+}
+/** A header's value as JSON.stringify writes it; false (nothing written) for undefined. */
+function putValue(value) {
+  if (typeof value === 'string') putString(value);
+  else if (typeof value === 'number') putInteger(value);
+  else {
+    const text = JSON.stringify(value);
+    if (text === undefined) return false;
+    putText(text);
+  }
+  return true;
+}
+/** An object's members (`"a":1,"b":"x"`), each value through `censor` (undefined: the value). */
+function putMembers(record, censor) {
+  let comma = false;
+  for (const name in record) {
+    const value = record[name];
+    if (value === undefined) continue;
+    const at = used;
+    if (comma) {
+      room(1);
+      bytes[used++] = 0x2c;
+    }
+    putString(name);
+    room(1);
+    bytes[used++] = 0x3a;
+    if (putValue(censor(name, value) ?? value)) comma = true;
+    else used = at;
+  }
+}
+/** Whether a line is in the turn's bytes already (the write is then scheduled). */
+function lineStarts() {
+  if (used === 0) setImmediate(writeHeld);
+}
 
 let stampMs = -1;
 let stamp = '';
@@ -122,27 +203,83 @@ function loggableUrl(url) {
     });
   return `${scrub(url.slice(0, q))}?${query.join('&')}`;
 }
-/** The request's headers with credentials censored and the Referer's secrets replaced. */
-function loggableHeaders(headers) {
-  const secret = SECRET_HEADERS.some((name) => headers[name] !== undefined);
-  if (!secret && headers.referer === undefined) return headers;
-  const copy = { ...headers };
-  for (const name of SECRET_HEADERS) if (copy[name] !== undefined) copy[name] = REDACTED;
-  if (copy.referer !== undefined) copy.referer = loggableUrl(copy.referer);
-  return copy;
+const SECRET_HEADER = new Set(SECRET_HEADERS);
+/** A request header as the line holds it: credentials censored, the Referer's secrets replaced. */
+function censorRequestHeader(name, value) {
+  if (SECRET_HEADER.has(name)) return REDACTED;
+  if (name === 'referer') return loggableUrl(value);
+  return undefined;
 }
+/** A response header as the line holds it: a Set-Cookie censored. */
+const censorResponseHeader = (name) => (name === 'set-cookie' ? REDACTED : undefined);
 
-/** The request's line, once its answer is written. */
+const LINE = {
+  info: piece('{"level":"info","time":'),
+  warn: piece('{"level":"warn","time":'),
+  method: piece(',"service":"interlock-api","req":{"method":'),
+  url: piece(',"url":'),
+  headers: piece(',"headers":{'),
+  remoteAddress: piece('},"remoteAddress":'),
+  closeOne: piece('}'),
+  closeTwo: piece('}}'),
+  requestId: piece(',"requestId":'),
+  route: piece(',"route":'),
+  status: piece(',"res":{"statusCode":'),
+  duration: piece('}},"durationMs":'),
+  msg: piece(',"msg":'),
+  end: piece('"}\n'),
+};
+
+/** The request's line, once its answer is written: the service's fields, in its order. */
 function logLine(request, reply, id, started) {
-  const req = request.raw;
   const status = reply.statusCode;
   const route = request.routeOptions.url;
+  lineStarts();
+  const start = used;
+  try {
+    writeLine(request, reply, id, started, status, route);
+  } catch (error) {
+    // No part of a line is left for the next to follow.
+    used = start;
+    throw error;
+  }
+}
+function writeLine(request, reply, id, started, status, route) {
+  const req = request.raw;
+  put(status < 500 ? LINE.info : LINE.warn);
+  putString(isoNow());
+  put(LINE.method);
+  putString(req.method);
+  put(LINE.url);
+  putString(loggableUrl(req.url));
+  put(LINE.headers);
+  putMembers(req.headers, censorRequestHeader);
+  const remoteAddress = req.socket.remoteAddress;
+  if (remoteAddress === undefined) put(LINE.closeTwo);
+  else {
+    put(LINE.remoteAddress);
+    putString(remoteAddress);
+    put(LINE.closeOne);
+  }
+  put(LINE.requestId);
+  putString(id);
+  if (route !== undefined) {
+    put(LINE.route);
+    putString(route);
+  }
+  put(LINE.status);
+  putInteger(status);
+  put(LINE.headers);
   // Fastify hands its headers to writeHead (the Node response holds none of them): the reply's.
-  const out = reply.getHeaders();
-  if (out['set-cookie'] !== undefined) out['set-cookie'] = REDACTED;
-  emit(
-    `{"level":"${status < 500 ? 'info' : 'warn'}","time":"${isoNow()}","service":"interlock-api","req":{"method":${JSON.stringify(req.method)},"url":${JSON.stringify(loggableUrl(req.url))},"headers":${JSON.stringify(loggableHeaders(req.headers))},"remoteAddress":${JSON.stringify(req.socket.remoteAddress)}},"requestId":${JSON.stringify(id)}${route === undefined ? '' : `,"route":${JSON.stringify(route)}`},"res":{"statusCode":${status},"headers":${JSON.stringify(out)}},"durationMs":${Math.round(performance.now() - started)},"msg":"${req.method} ${status}"}\n`,
-  );
+  putMembers(reply.getHeaders(), censorResponseHeader);
+  put(LINE.duration);
+  putInteger(Math.round(performance.now() - started));
+  // `GET 200`: the method's JSON string, its closing quote after the status.
+  put(LINE.msg);
+  putString(req.method);
+  bytes[used - 1] = 0x20;
+  putInteger(status);
+  put(LINE.end);
 }
 
 // ---- the answers --------------------------------------------------------------------------------

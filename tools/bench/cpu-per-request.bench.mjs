@@ -33,7 +33,9 @@
 // measures what a V8 option costs. SERVICE_NODE_ARGS: Node options for the measured service that
 // NODE_OPTIONS refuses, space-separated, before its script (e.g. `--trace-gc`, `--inspect=127.0.0.1:9339`,
 // `--heapsnapshot-signal=SIGUSR2`; with BENCH_SERVICE_LOG_DIR for what they print). BASELINE_NODE_ARGS: the same
-// for the bare apps and the floor (e.g. `--perf-basic-prof`, `--cpu-prof --cpu-prof-dir=<dir>`). Beside each side's own CPU the table gives the bench cluster's
+// for the bare apps and the floor (e.g. `--perf-basic-prof`, `--cpu-prof --cpu-prof-dir=<dir>`). METRICS_PORT: both
+// services with their metrics listener on (0 picks a port; Helm's chart turns it on): the request path with the
+// per-request metrics work. Beside each side's own CPU the table gives the bench cluster's
 // (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
 // the machine's cores with Postgres, so a change that moves work into or out of a statement shows
 // there (not when the cluster is elsewhere, BENCH_DATABASE_URL). Without AGAINST the cluster's
@@ -176,6 +178,7 @@ const serviceEnv = {
   PLAN_FREE_MESSAGES: '1000000000',
   PLAN_PRO_MESSAGES: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
+  ...(process.env.METRICS_PORT === undefined ? {} : { METRICS_PORT: process.env.METRICS_PORT }),
 };
 // The bench's own setup (signing up, the key, the inbox's interrupts) goes through an instance of
 // its own, stopped before anything is measured: a process that has served other routes is dearer

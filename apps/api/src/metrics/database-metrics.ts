@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { Query } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PreparedReads } from '../database/prepared-reads';
 import type { Metrics } from './metrics';
@@ -48,17 +49,79 @@ export function instrumentDatabase(dataSource: DataSource, metrics: Metrics): vo
     metrics.dbPoolWaiting.set(pool.waitingCount);
     metrics.dbPoolMax.set(pool.options.max ?? 10);
   });
+  const TimedQuery = timedQueryClass(Query as unknown as PgQueryClass, metrics);
   pool.on('acquire', (client: Record<string | symbol, unknown>) => {
     if (client[TIMED] === true) return;
     client[TIMED] = true;
-    client.query = timedQuery(client.query as QueryFn, metrics);
+    client.query = timedQuery(client.query as QueryFn, metrics, TimedQuery);
   });
 }
 
-function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
+/** The parts of pg's `Query` (its public constructor) a timed statement overrides. */
+interface PgQuery {
+  handleReadyForQuery(connection: unknown): void;
+  handleError(error: unknown, connection: unknown): void;
+}
+type PgQueryClass = new (config: unknown, values: unknown, callback: unknown) => PgQuery;
+
+/**
+ * pg's `Query` with the time from its creation to its answer (`handleReadyForQuery`, after the
+ * rows) or its error, observed once, before the caller's callback runs. A statement run with a
+ * callback becomes one of these with the caller's own callback, so pg calls that callback
+ * directly: handing pg a callback of ours in its place kept each statement's rows alive across
+ * two scavenges (issue 28, session 21: +0.60 MB a scavenge on the PK read, BENCHMARKS.md).
+ */
+function timedQueryClass(Query: PgQueryClass, metrics: Metrics): PgQueryClass {
+  return class TimedQuery extends Query {
+    private readonly started = process.hrtime.bigint();
+    private readonly statement: string;
+    private observed = false;
+
+    constructor(config: unknown, values: unknown, callback: unknown) {
+      super(config, values, callback);
+      this.statement = statementKind(
+        typeof config === 'string' ? config : (config as { text?: unknown }).text,
+      );
+    }
+
+    private observe(): void {
+      if (this.observed) return;
+      this.observed = true;
+      metrics.dbQueryDuration.observe(
+        { statement: this.statement },
+        Number(process.hrtime.bigint() - this.started) / 1e9,
+      );
+    }
+
+    override handleReadyForQuery(connection: unknown): void {
+      this.observe();
+      super.handleReadyForQuery(connection);
+    }
+
+    override handleError(error: unknown, connection: unknown): void {
+      this.observe();
+      super.handleError(error, connection);
+    }
+  };
+}
+
+function timedQuery(query: QueryFn, metrics: Metrics, TimedQuery: PgQueryClass): QueryFn {
   return function (this: unknown, ...args: unknown[]) {
     const first = args[0] as
       { text?: unknown; submit?: unknown; callback?: unknown } | string | undefined;
+    const last = args.length - 1;
+    if (
+      last > 0 &&
+      typeof args[last] === 'function' &&
+      first !== null &&
+      first !== undefined &&
+      (typeof first === 'string' || typeof first.submit !== 'function')
+    ) {
+      // A statement with a callback (pg-pool's pool.query): pg's own Query, timed, with the
+      // caller's callback untouched. pg answers a callback call with undefined.
+      query.call(this, new TimedQuery(first, last > 1 ? args[1] : undefined, args[last]));
+      return undefined;
+    }
     const statement = statementKind(typeof first === 'string' ? first : first?.text);
     const started = process.hrtime.bigint();
     let observed = false;
@@ -70,14 +133,6 @@ function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
         Number(process.hrtime.bigint() - started) / 1e9,
       );
     };
-    const last = args.length - 1;
-    if (last > 0 && typeof args[last] === 'function') {
-      const callback = args[last] as QueryFn;
-      args[last] = function (this: unknown, ...results: unknown[]) {
-        observe();
-        return callback.apply(this, results);
-      };
-    }
     const result = query.apply(this, args);
     if (result !== null && typeof result === 'object') {
       if (typeof (result as Promise<unknown>).then === 'function') {

@@ -50,10 +50,25 @@ async function promotedInRounds(
 }
 
 /**
+ * The two halves of a promotion test: `work` measured by `promotedInRounds` with the control on
+ * (`control(true)`: the objects kept the way known to promote them; expected past 4 MB, so the
+ * measure is seen to see), then with it off (the code under test alone; expected under 1 MB).
+ */
+export async function promotedByWork(
+  work: () => Promise<unknown>,
+  control: (on: boolean) => void,
+): Promise<{ withControl: number; without: number }> {
+  control(true);
+  const withControl = await promotedInRounds(work, { above: 4 });
+  control(false);
+  const without = await promotedInRounds(work, { below: 1 });
+  return { withControl, without };
+}
+
+/**
  * The two halves of a promotion test over HTTP: bursts of 80 GETs of `path`, 8 at a time on
- * keep-alive connections, measured by `promotedInRounds` with the control on (`control(true)`: the
- * server keeps its responses the way known to promote them; expected past 4 MB, so the measure is
- * seen to see), then with it off (the code under test alone; expected under 1 MB).
+ * keep-alive connections, by `promotedByWork` (`control(true)`: the server keeps its responses the
+ * way known to promote them).
  */
 export async function promotedByRequests(
   port: number,
@@ -72,11 +87,7 @@ export async function promotedByRequests(
     });
   const burst = () => Promise.all(Array.from({ length: 80 }, get));
   try {
-    control(true);
-    const withControl = await promotedInRounds(burst, { above: 4 });
-    control(false);
-    const without = await promotedInRounds(burst, { below: 1 });
-    return { withControl, without };
+    return await promotedByWork(burst, control);
   } finally {
     agent.destroy();
   }

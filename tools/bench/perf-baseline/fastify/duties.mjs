@@ -1,6 +1,11 @@
-// The floor of issue 28: a bare Fastify 5 + pg app, written apart from the service (no NestJS, none
-// of its code), that does the per-request duties docs/SPEC.md pins on the routes the pair goals
-// measure, and nothing else:
+// The floor of issue 28: a bare Fastify 5 + pg app, no NestJS and no import from the service, that
+// does the per-request duties docs/SPEC.md pins on the routes the pair goals measure, and nothing
+// else. What it shares with the service on purpose, so that its request line is the service's byte
+// for byte: the redaction's patterns (SECRET_NAME, KEY_LIKE, TOKEN_LIKE and INVITATION are
+// apps/api/src/logging/logger.ts's, as they are) and the request id's SANE_ID
+// (request-id.middleware.ts); its line writer (room / putString / putInteger) follows the
+// service's JsonBytes technique. The request handling, the key, the budget and the answers are
+// its own. Routes:
 //   GET /health/live           {"status":"ok"}
 //   GET /api/whoami            the key's organisation, plan and key (x-api-key)
 //   GET /api/interrupts/:id    the interrupt's record as the service keeps it (record_json), by the

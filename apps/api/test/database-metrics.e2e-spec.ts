@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { instrumentDatabase } from '../src/metrics/database-metrics';
 import { Metrics } from '../src/metrics/metrics';
-import { promotedByWork } from '../src/testing/promotion';
+import { promotedInFreshProcesses } from '../src/testing/promotion-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // The time of every statement on the data source's pool, by kind (metrics/database-metrics.ts),
@@ -99,33 +100,12 @@ describe('database metrics on Postgres', () => {
   });
 
   it("keeps no statement's rows past its answer (issue 28: results are not promoted)", async () => {
-    // Each answer is 50 rows of ~110 characters (~9 KB of small objects), so little is in flight
-    // at a scavenge and what keeps a finished answer alive shows.
-    const text = `SELECT g AS i, repeat('x', 100) || g AS t FROM generate_series(1, 50) g`;
-    // The control: each answer kept in a process-long Map set and deleted per statement (the
-    // drain's promotion, BENCHMARKS issue 28 session 21 (promote)).
-    const kept = new Map<number, unknown>();
-    let keepInOldMap = false;
-    let next = 0;
-    const statement = async () => {
-      const { rows } = await pool.query(text);
-      if (rows.length !== 50) throw new Error(`${rows.length} rows`);
-      if (!keepInOldMap) return;
-      const id = next++;
-      kept.set(id, rows);
-      await new Promise((resolve) => setImmediate(resolve));
-      kept.delete(id);
-    };
-    // 400 statements: 8 callers (the pool's size) of 50 statements each, one after the other, so
-    // none waits in pg-pool's queue.
-    const work = () =>
-      Promise.all(
-        Array.from({ length: 8 }, async () => {
-          for (let i = 0; i < 50; i++) await statement();
-        }),
-      );
-    const promoted = await promotedByWork(work, (on) => (keepInOldMap = on));
+    // Measured in fresh processes (support/statement-promotion.ts), not in this reused worker.
+    const promoted = await promotedInFreshProcesses(
+      join(__dirname, 'support', 'statement-promotion.ts'),
+      db.url,
+    );
     expect(promoted.withControl).toBeGreaterThan(4);
     expect(promoted.without).toBeLessThan(1);
-  });
+  }, 120_000);
 });

@@ -115,5 +115,6 @@ describe('instrumentHttpServer', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
-  });
+    // Up to six rounds of 480 requests and their collections: past Jest's 5 s on a loaded machine.
+  }, 60_000);
 });

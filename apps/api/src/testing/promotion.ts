@@ -36,15 +36,23 @@ async function promotedMegabytes(work: () => Promise<unknown>, times = 5): Promi
   return (oldSpaceUsed() - before) / 2 ** 20;
 }
 
+/** Where a side's figure is expected: the control's above a bound, the code's below one. */
+export type PromotionBound = { above: number } | { below: number };
+
+/** Whether `promoted` is past `bound` on the side it asks. */
+export function pastBound(promoted: number, bound: PromotionBound): boolean {
+  return 'above' in bound ? promoted > bound.above : promoted < bound.below;
+}
+
 /** `promotedMegabytes` in up to three rounds, until one is past the bound on the side asked. */
-async function promotedInRounds(
+export async function promotedInRounds(
   work: () => Promise<unknown>,
-  until: { above: number } | { below: number },
+  until: PromotionBound,
 ): Promise<number> {
   let promoted = 'above' in until ? -Infinity : Infinity;
   for (let round = 0; round < 3; round++) {
     promoted = await promotedMegabytes(work);
-    if ('above' in until ? promoted > until.above : promoted < until.below) break;
+    if (pastBound(promoted, until)) break;
   }
   return promoted;
 }

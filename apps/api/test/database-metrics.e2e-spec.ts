@@ -99,6 +99,19 @@ describe('database metrics on Postgres', () => {
     expect((await pool.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
   });
 
+  it("keeps a callback statement's own query_timeout: pg ends it with its read timeout, timed once", async () => {
+    const before = await timed('select');
+    // pg-pool's pool.query hands its client the config with a callback of its own. The
+    // statement lasts 2 s, twenty times its timeout.
+    const config = { text: 'SELECT pg_sleep(2)', query_timeout: 100 };
+    const failed = await pool.query(config).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((failed as Error | undefined)?.message).toBe('Query read timeout');
+    expect((await timed('select')).count).toBe(before.count + 1);
+  });
+
   it("keeps no statement's rows past its answer (issue 28: results are not promoted)", async () => {
     // Measured in fresh processes (support/statement-promotion.ts), not in this reused worker.
     const promoted = await promotedInFreshProcesses(

@@ -63,6 +63,10 @@ interface PgQuery {
   handleError(error: unknown, connection: unknown): void;
 }
 type PgQueryClass = new (config: unknown, values: unknown, callback: unknown) => PgQuery;
+/** The part of a statement's config pg's client reads from the query itself. */
+interface PgQueryConfig {
+  query_timeout?: unknown;
+}
 
 /**
  * pg's `Query` with the time from its creation to its answer (`handleReadyForQuery`, after the
@@ -82,6 +86,13 @@ function timedQueryClass(Query: PgQueryClass, metrics: Metrics): PgQueryClass {
       this.statement = statementKind(
         typeof config === 'string' ? config : (config as { text?: unknown }).text,
       );
+      // pg's client reads a statement's own read timeout from the object it is given (this one),
+      // and pg's Query does not copy it from its config: carried over, or it would be dropped.
+      const timeout =
+        typeof config === 'object' && config !== null
+          ? (config as PgQueryConfig).query_timeout
+          : undefined;
+      if (timeout !== undefined) (this as PgQueryConfig).query_timeout = timeout;
     }
 
     private observe(): void {

@@ -32,6 +32,11 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
+/** A weak hold on `socket` and its closing, so that no variable of the test keeps it alive. */
+function watched(socket: Socket): { closedSocket: WeakRef<Socket>; closed: Promise<unknown> } {
+  return { closedSocket: new WeakRef(socket), closed: new Promise((r) => socket.once('close', r)) };
+}
+
 describe('HttpDrain', () => {
   let server: Server;
   let drain: HttpDrain;
@@ -188,15 +193,18 @@ describe('HttpDrain', () => {
     client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
     while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
     const lost = new WeakRef(held.splice(0)[0]);
-    // Its socket still points at it (Node's own hold): not kept here either.
-    const closed = new Promise((r) => connections.splice(0)[0].once('close', r));
+    // Its socket still points at it (Node's own hold): not kept here either, and no closed
+    // connection stays tracked.
+    const { closedSocket, closed } = watched(connections.splice(0)[0]);
     client.destroy();
     await closed;
-    for (let round = 0; round < 10 && lost.deref() !== undefined; round++) {
+    const collected = () => lost.deref() === undefined && closedSocket.deref() === undefined;
+    for (let round = 0; round < 10 && !collected(); round++) {
       await new Promise((r) => setImmediate(r));
       gc();
     }
     expect(lost.deref()).toBeUndefined();
+    expect(closedSocket.deref()).toBeUndefined();
   });
 
   it('keeps no entry per request in a collection of the old generation (issue 28: finished responses are not promoted)', async () => {

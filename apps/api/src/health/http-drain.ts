@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { type Linked, LinkedList } from '../http/linked-list.util';
 
 /**
  * How long the server keeps an idle keep-alive connection: longer than any client or proxy in
@@ -21,11 +22,17 @@ export const REQUEST_START = 'http.server.request.start';
 export const RESPONSE_FINISH = 'http.server.response.finish';
 
 /**
- * A connection's response in flight (null: none; absent: no request started on it yet). A symbol of ours on Node's socket, as Node keeps its own
- * (`_httpMessage`): one property added per connection, none per request.
+ * A connection that has started a request: its response in flight (null: none) and its
+ * neighbours in the drain's list. Kept on Node's socket under a symbol of ours, as Node keeps its
+ * own (`_httpMessage`): one property and one entry per connection, none per request.
  */
-const RESPONSE_IN_FLIGHT = Symbol('interlock.responseInFlight');
-type Connection = Socket & { [RESPONSE_IN_FLIGHT]?: ServerResponse | null };
+interface Tracked extends Linked<Tracked> {
+  /** Its socket: an entry left in the list after its connection closed keeps it (a test sees). */
+  readonly socket: Socket;
+  response: ServerResponse | null;
+}
+const TRACKED = Symbol('interlock.drain.connection');
+type Connection = Socket & { [TRACKED]?: Tracked };
 
 /**
  * The HTTP server's side of a graceful shutdown:
@@ -40,25 +47,21 @@ type Connection = Socket & { [RESPONSE_IN_FLIGHT]?: ServerResponse | null };
 export class HttpDrain {
   private draining = false;
   /**
-   * The connections that have started a request, each carrying its response in flight
-   * (`RESPONSE_IN_FLIGHT`): set when Node's server starts a request on it and cleared when that
-   * response finishes, so an idle keep-alive connection holds none. What `beginDraining` marks.
-   * With pipelined requests it is the latest one started (the last to be written), so the
-   * responses before it keep the connection open for it and it closes the connection. Learnt from
-   * Node's public diagnostics channels, which its HTTP server publishes for every request (both
-   * adapters run on it): no listener on the response (issue 28: its 'close' then has one
-   * listener, the log line's).
+   * The connections that have started a request, each with its response in flight: set when
+   * Node's server starts a request on it and cleared when that response finishes, so an idle
+   * keep-alive connection holds none. What `beginDraining` marks. With pipelined requests it is
+   * the latest one started (the last to be written), so the responses before it keep the
+   * connection open for it and it closes the connection. Learnt from Node's public diagnostics
+   * channels, which its HTTP server publishes for every request (both adapters run on it): no
+   * listener on the response (issue 28: its 'close' then has one listener, the log line's).
    *
-   * The response is kept on its connection, not as an entry of this set, so that a request
-   * writes no entry into a collection that lives as long as the process (issue 28, session 21):
-   * a Map whose table is in V8's old generation grows into new tables allocated old too, and each
-   * table it leaves behind keeps the entries it had — the responses then in flight, and through
-   * them their requests and headers — for as long as that dead table stays in the heap, until the
-   * next full collection. Every scavenge in between counts them alive and promotes them: with a
-   * `Map<Socket, ServerResponse>` set and deleted per request, ~12 % of a PK read's allocated
-   * bytes reached the old generation. The set changes per connection only.
+   * The response is kept on its connection's entry, and the entries in a linked list, so that
+   * neither a request nor a connection writes into a collection that lives as long as the
+   * process (issue 28, session 21: `LinkedList`). A `Map<Socket, ServerResponse>` set and deleted
+   * per request had ~12 % of a PK read's allocated bytes promoted; a Set added to and deleted from
+   * per connection does the same per request for clients that send `Connection: close`.
    */
-  private readonly connections = new Set<Connection>();
+  private readonly connections = new LinkedList<Tracked>();
 
   constructor(private readonly server: Server) {
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -73,21 +76,25 @@ export class HttpDrain {
       if (from !== server) return;
       // A connection's first request: known from now until it closes (the request's socket,
       // whatever kind of socket the server's connection event gave).
-      if (socket[RESPONSE_IN_FLIGHT] === undefined) {
-        connections.add(socket);
+      let tracked = socket[TRACKED];
+      if (tracked === undefined) {
+        const entry: Tracked = { socket, response: null, before: undefined, after: undefined };
+        socket[TRACKED] = tracked = entry;
+        connections.add(entry);
         // A response that never finishes (its connection lost) goes with its connection.
         socket.once('close', () => {
-          connections.delete(socket);
-          socket[RESPONSE_IN_FLIGHT] = null;
+          connections.remove(entry);
+          entry.response = null;
         });
       }
-      socket[RESPONSE_IN_FLIGHT] = response;
+      tracked.response = response;
       this.onRequest(response);
     };
     const onFinish = (message: unknown) => {
       const { server: from, socket, response } = message as ServerMessage;
-      if (from === server && socket[RESPONSE_IN_FLIGHT] === response)
-        socket[RESPONSE_IN_FLIGHT] = null;
+      const tracked = socket[TRACKED];
+      if (from === server && tracked !== undefined && tracked.response === response)
+        tracked.response = null;
     };
     subscribe(REQUEST_START, onStart);
     subscribe(RESPONSE_FINISH, onFinish);
@@ -101,10 +108,7 @@ export class HttpDrain {
   beginDraining(): void {
     this.draining = true;
     // A finished response has sent its headers: only those still to answer are marked.
-    for (const socket of this.connections) {
-      const res = socket[RESPONSE_IN_FLIGHT];
-      if (res !== undefined && res !== null) this.closeAfter(res);
-    }
+    for (const { response } of this.connections) if (response !== null) this.closeAfter(response);
   }
 
   close(): Promise<void> {

@@ -1,50 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type Linked, LinkedList } from '../http/linked-list.util';
 import type { Metrics } from './metrics';
 import type { RouteTemplates } from './route-templates';
 
-interface InFlight {
+interface InFlight extends Linked<InFlight> {
   readonly route: string;
   readonly res: ServerResponse;
   /** A long poll (`waitSeconds` above 0, SPEC §8e): it lasts until an answer or its timeout. */
   readonly longPoll: boolean;
-  /** Its neighbours in the list of requests in flight (`InFlightList`). */
-  before: InFlight | undefined;
-  after: InFlight | undefined;
-}
-
-/**
- * The requests in flight, each linked to its neighbours: a request adds itself and unlinks itself
- * when it closes, and nothing of it is left in the list — not, as with a Set, in a table. A Set
- * living as long as the process has its table in V8's old generation; added to and deleted from
- * on every request, it is rehashed every few requests into a new table allocated old too, and
- * each table left behind keeps the entries it had (the requests then in flight, with their
- * responses, requests and headers) until the next full collection: every scavenge before it
- * counts them alive and promotes them (issue 28, session 21; `HttpDrain` had the same with a
- * Map). Here an unlinked entry points nowhere, and a neighbour that has reached old space (a long
- * poll, an event stream) is relinked to the live ones when an entry leaves.
- */
-class InFlightList {
-  private first: InFlight | undefined = undefined;
-
-  add(entry: InFlight): void {
-    entry.after = this.first;
-    if (this.first !== undefined) this.first.before = entry;
-    this.first = entry;
-  }
-
-  remove(entry: InFlight): void {
-    if (entry.before === undefined) {
-      if (this.first !== entry) return;
-      this.first = entry.after;
-    } else entry.before.after = entry.after;
-    if (entry.after !== undefined) entry.after.before = entry.before;
-    entry.before = undefined;
-    entry.after = undefined;
-  }
-
-  *[Symbol.iterator](): IterableIterator<InFlight> {
-    for (let entry = this.first; entry !== undefined; entry = entry.after) yield entry;
-  }
 }
 
 /** `waitSeconds=N` with N > 0 anywhere in the query: the request may be held (a long poll). */
@@ -66,7 +29,8 @@ export function instrumentHttpServer(
   metrics: Metrics,
   routes: RouteTemplates,
 ): () => void {
-  const inFlight = new InFlightList();
+  // A linked list, not a Set added to and deleted from per request (issue 28: \`LinkedList\`).
+  const inFlight = new LinkedList<InFlight>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';

@@ -77,8 +77,9 @@ function measuredOnce(
 }
 
 /**
- * The two halves of a promotion test (as `promotedByWork`), each in fresh processes started with
- * `node --expose-gc`, so that no figure depends on what the test's worker ran before it: a
+ * The two halves of a promotion test: the work with its control on (the objects kept the way known
+ * to promote them: past 4 MB, so the measure is seen to see), then the code under test alone
+ * (under 1 MB), each in fresh processes started with `node --expose-gc`, so that no figure depends on what the test's worker ran before it: a
  * reused Jest worker's heap carries its earlier files' objects and tables, and a process may fall
  * into promoting from its own history (BENCHMARKS issue 28, session 21 (metricsq)). `workModule`
  * (an absolute path, TypeScript) exports `setUpPromotionWork(argument): Promise<PromotionWork>`;

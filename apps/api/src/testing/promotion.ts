@@ -58,31 +58,13 @@ export async function promotedInRounds(
 }
 
 /**
- * The two halves of a promotion test: `work` measured by `promotedInRounds` with the control on
- * (`control(true)`: the objects kept the way known to promote them; expected past 4 MB, so the
- * measure is seen to see), then with it off (the code under test alone; expected under 1 MB).
+ * Bursts of 80 GETs of `path`, 8 at a time on keep-alive connections (`close` destroys the
+ * connections): a promotion test's work over HTTP.
  */
-export async function promotedByWork(
-  work: () => Promise<unknown>,
-  control: (on: boolean) => void,
-): Promise<{ withControl: number; without: number }> {
-  control(true);
-  const withControl = await promotedInRounds(work, { above: 4 });
-  control(false);
-  const without = await promotedInRounds(work, { below: 1 });
-  return { withControl, without };
-}
-
-/**
- * The two halves of a promotion test over HTTP: bursts of 80 GETs of `path`, 8 at a time on
- * keep-alive connections, by `promotedByWork` (`control(true)`: the server keeps its responses the
- * way known to promote them).
- */
-export async function promotedByRequests(
+export function requestBursts(
   port: number,
   path: string,
-  control: (on: boolean) => void,
-): Promise<{ withControl: number; without: number }> {
+): { burst: () => Promise<unknown>; close: () => void } {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const get = () =>
     new Promise<void>((resolve, reject) => {
@@ -93,10 +75,8 @@ export async function promotedByRequests(
         .on('error', reject)
         .end();
     });
-  const burst = () => Promise.all(Array.from({ length: 80 }, get));
-  try {
-    return await promotedByWork(burst, control);
-  } finally {
-    agent.destroy();
-  }
+  return {
+    burst: () => Promise.all(Array.from({ length: 80 }, get)),
+    close: () => agent.destroy(),
+  };
 }

@@ -57,6 +57,11 @@ export function instrumentDatabase(dataSource: DataSource, metrics: Metrics): vo
   });
 }
 
+/** A statement of kind `statement` answered (or failed): its time since `started`, in seconds. */
+function observeStatement(metrics: Metrics, statement: string, started: bigint): void {
+  metrics.dbQueryDuration.observe({ statement }, Number(process.hrtime.bigint() - started) / 1e9);
+}
+
 /** The parts of pg's `Query` (its public constructor) a timed statement overrides. */
 interface PgQuery {
   handleReadyForQuery(connection: unknown): void;
@@ -98,10 +103,7 @@ function timedQueryClass(Query: PgQueryClass, metrics: Metrics): PgQueryClass {
     private observe(): void {
       if (this.observed) return;
       this.observed = true;
-      metrics.dbQueryDuration.observe(
-        { statement: this.statement },
-        Number(process.hrtime.bigint() - this.started) / 1e9,
-      );
+      observeStatement(metrics, this.statement, this.started);
     }
 
     override handleReadyForQuery(connection: unknown): void {
@@ -139,10 +141,7 @@ function timedQuery(query: QueryFn, metrics: Metrics, TimedQuery: PgQueryClass):
     const observe = () => {
       if (observed) return;
       observed = true;
-      metrics.dbQueryDuration.observe(
-        { statement },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
+      observeStatement(metrics, statement, started);
     };
     const result = query.apply(this, args);
     if (result !== null && typeof result === 'object') {

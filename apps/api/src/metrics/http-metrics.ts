@@ -29,7 +29,7 @@ export function instrumentHttpServer(
   metrics: Metrics,
   routes: RouteTemplates,
 ): () => void {
-  // A linked list, not a Set added to and deleted from per request (issue 28: \`LinkedList\`).
+  // A linked list, not a Set added to and deleted from per request (issue 28: `LinkedList`).
   const inFlight = new LinkedList<InFlight>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();

@@ -452,6 +452,31 @@ export async function checkFloor(serviceBase, floorBase, key, interruptId) {
   return `the floor answers as the service on ${cases.length} requests (status, body, headers)`;
 }
 
+/**
+ * Starts the floor (`fastify-duties`, prepared by `prepareBaseline`) on the service's database —
+ * it reads the service's tables: the key by its hash, the interrupt's kept record — with the
+ * service's pepper and key budget (`env`: API_KEY_PEPPER, RATE_LIMIT_API_KEY_REQUESTS), and checks
+ * its answers against the service's at `serviceBase` (`checkFloor`). A floor that answers
+ * otherwise is stopped and the check's error thrown. Returns the floor, and what was checked.
+ */
+export async function startCheckedFloor(
+  dir,
+  databaseUrl,
+  pool,
+  env,
+  serviceBase,
+  key,
+  interruptId,
+) {
+  const floor = await startBaseline(dir, databaseUrl, pool, 'fastify-duties', env);
+  try {
+    return { ...floor, checked: await checkFloor(serviceBase, floor.base, key, interruptId) };
+  } catch (error) {
+    await floor.stop();
+    throw error;
+  }
+}
+
 /** The median of numbers: the middle one, or the mean of the two middle ones. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

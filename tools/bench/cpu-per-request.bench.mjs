@@ -49,7 +49,6 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
-  checkFloor,
   checksumFailing,
   clusterCpuMicros,
   cpuMicros,
@@ -62,6 +61,7 @@ import {
   root,
   seedAuditEntries,
   startBaseline,
+  startCheckedFloor,
   startService,
   writeSection,
 } from './bench-support.mjs';
@@ -232,30 +232,27 @@ for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
   await client.end();
 }
 const withKey = [`x-api-key=${key}`];
-// The floor reads the service's tables (the key by its hash, the interrupt's kept record).
+// Checked against the setup instance: the measured one serves nothing before the bench's requests.
 const floor = FLOOR
-  ? await startBaseline(baseline.dir, db.url, 10, 'fastify-duties', {
-      API_KEY_PEPPER: serviceEnv.API_KEY_PEPPER,
-      RATE_LIMIT_API_KEY_REQUESTS: serviceEnv.RATE_LIMIT_API_KEY_REQUESTS,
-    }).catch(async (error) => {
+  ? await startCheckedFloor(
+      baseline.dir,
+      db.url,
+      10,
+      {
+        API_KEY_PEPPER: serviceEnv.API_KEY_PEPPER,
+        RATE_LIMIT_API_KEY_REQUESTS: serviceEnv.RATE_LIMIT_API_KEY_REQUESTS,
+      },
+      service.base,
+      key,
+      interrupt.id,
+    ).catch(async (error) => {
       await service.stop();
       await bare.stop();
       await db.stop();
       throw error;
     })
   : undefined;
-// Checked against the setup instance: the measured one serves nothing before the bench's requests.
-if (floor !== undefined) {
-  try {
-    log(await checkFloor(service.base, floor.base, key, interrupt.id));
-  } catch (error) {
-    await floor.stop();
-    await service.stop();
-    await bare.stop();
-    await db.stop();
-    throw error;
-  }
-}
+if (floor !== undefined) log(floor.checked);
 await service.stop();
 const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
 const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);

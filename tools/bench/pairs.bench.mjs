@@ -44,7 +44,6 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
-  checkFloor,
   checksumFailing,
   freePort,
   load,
@@ -57,6 +56,7 @@ import {
   seedAuditEntries,
   seedBaselineDatabase,
   startBaseline,
+  startCheckedFloor,
   stopper,
   waitFor,
   writeSection,
@@ -431,14 +431,18 @@ try {
     stops.push(service.stop);
     seeded ??= await seedService(service.base, client);
     if (BASELINES.includes(FLOOR) && bares[FLOOR] === undefined) {
-      // The floor reads the service's tables (the key by its hash, the interrupt's kept record).
-      bares[FLOOR] = await startBaseline(baseline.dir, db.url, POOL, FLOOR, {
-        API_KEY_PEPPER: PEPPER,
-        RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
-      });
+      bares[FLOOR] = await startCheckedFloor(
+        baseline.dir,
+        db.url,
+        POOL,
+        { API_KEY_PEPPER: PEPPER, RATE_LIMIT_API_KEY_REQUESTS: '1000000000' },
+        service.base,
+        seeded.key,
+        seeded.interruptId,
+      );
       // Stopped at the end with the other bare apps (the service's own stop is popped per level).
       stops.unshift(bares[FLOOR].stop);
-      log(await checkFloor(service.base, bares[FLOOR].base, seeded.key, seeded.interruptId));
+      log(bares[FLOOR].checked);
     }
     const a = service.base;
     // Each of the service's measured routes once under load before any pair (WARMUP_SERVICE s

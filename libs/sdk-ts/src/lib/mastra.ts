@@ -9,7 +9,9 @@
 // returning the stream the run goes on in. Mastra runs a tool with the model's arguments and
 // tells the model of a decline in its own words ("Tool call was not approved by the user"): the
 // action allows `approve` and `reject` only, and a reviewer's message is kept in Interlock's
-// record but not read by the model.
+// record but not read by the model. Read the returned stream at once (its `text`, `fullStream`):
+// Mastra 0.24 drops the text chunks of a run's stream that nobody reads yet, so a stream read
+// after some other wait can end with `text` "" though the model answered.
 //
 // Durable path: `openMastraReview` opens the interrupt and returns at once; later,
 // `resumeMastra(agent, answered, chunk)` applies the decision. Mastra keeps the suspended run in its
@@ -86,7 +88,8 @@ export function mastraInterrupt(
  * reject, or no decision (withdrawn, expired) → `declineToolCall`. `approval` is the run's
  * `tool-call-approval` chunk the interrupt was opened for: the decision must be about that call
  * as it was sent (its digest), else `ActionDigestMismatchError` and the run is left suspended.
- * Returns the agent's output for the resumed run (its stream), which may suspend again.
+ * Returns the agent's output for the resumed run (its stream), which may suspend again: read it
+ * at once (Mastra 0.24 drops the text chunks of a stream nobody reads yet).
  */
 export async function resumeMastra<Output>(
   agent: MastraApprovingAgent<Output>,

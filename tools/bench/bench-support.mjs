@@ -411,24 +411,49 @@ export function checksumFailing(key) {
 const COUNTED = new Set(['ratelimit-remaining', 'ratelimit-reset']);
 
 /**
+ * The requests the floor must answer as the service does (`floor-cases.json`, which
+ * apps/api/test/bench-floor.e2e-spec.ts holds it to as well): an answer on each route it serves,
+ * the pages' next pages by the service's own cursors, and the refusals (keys, ids, limits,
+ * cursors) that are cheap to make the same.
+ */
+export const FLOOR_CASES = JSON.parse(
+  readFileSync(join(root, 'tools', 'bench', 'floor-cases.json'), 'utf8'),
+).cases;
+
+/**
+ * A case of FLOOR_CASES as a request: its path with the interrupt's id and a cursor the service
+ * issued (asked of `serviceBase`) in place, and its headers with the key it names.
+ */
+async function floorRequest(floorCase, serviceBase, key, interruptId) {
+  const headers =
+    floorCase.key === 'valid'
+      ? { 'x-api-key': key }
+      : floorCase.key === 'checksum-failing'
+        ? { 'x-api-key': checksumFailing(key) }
+        : {};
+  let path = floorCase.path.replace('{interruptId}', interruptId);
+  if (floorCase.cursorOf !== undefined) {
+    const res = await fetch(serviceBase + floorCase.cursorOf, { headers });
+    const { nextCursor } = await res.json();
+    if (typeof nextCursor !== 'string')
+      throw new Error(`${floorCase.cursorOf}: the service answered no next cursor`);
+    const cursor = floorCase.alter
+      ? nextCursor.slice(0, -1) + (nextCursor.endsWith('A') ? 'B' : 'A')
+      : nextCursor;
+    path = path.replace('{cursor}', encodeURIComponent(cursor));
+  }
+  return { path, headers };
+}
+
+/**
  * The floor's answers (`fastify-duties` at `floorBase`) against the service's at `serviceBase` on
- * the routes it stands for, with the service's `key` and `interruptId`: the status, the body and
- * every header but `date`, byte for byte — the request id sent (so it is the same on both), the
- * budget's remaining count and seconds to its reset compared by their form — for an
- * answer, a missing and a checksum-failing key's 401 and an unknown id's 404. Throws, naming each
+ * FLOOR_CASES, with the service's `key` and `interruptId`: the status, the body and every header
+ * but `date`, byte for byte — the request id sent (so it is the same on both), the budget's
+ * remaining count and seconds to its reset compared by their form. Throws, naming each
  * difference, when they differ: a floor that answers otherwise is not the floor of these routes.
  * Returns what it checked.
  */
 export async function checkFloor(serviceBase, floorBase, key, interruptId) {
-  const keyed = { 'x-api-key': key };
-  const cases = [
-    ['/health/live', {}],
-    ['/api/whoami', keyed],
-    [`/api/interrupts/${interruptId}`, keyed],
-    ['/api/whoami', {}],
-    ['/api/whoami', { 'x-api-key': checksumFailing(key) }],
-    [`/api/interrupts/${interruptId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`, keyed],
-  ];
   const seen = async (base, path, headers) => {
     const res = await fetch(base + path, {
       headers: { ...headers, 'x-request-id': 'floor-check-1' },
@@ -442,14 +467,21 @@ export async function checkFloor(serviceBase, floorBase, key, interruptId) {
     return { status: res.status, headers: fields, body: await res.text() };
   };
   const differences = [];
-  for (const [path, headers] of cases) {
-    const ours = JSON.stringify(await seen(serviceBase, path, headers));
+  for (const floorCase of FLOOR_CASES) {
+    const { path, headers } = await floorRequest(floorCase, serviceBase, key, interruptId);
+    const service = await seen(serviceBase, path, headers);
+    if (service.status !== floorCase.status)
+      throw new Error(
+        `${floorCase.name}: ${path}: the service answered ${service.status}, not ${floorCase.status}: ${service.body}`,
+      );
+    const ours = JSON.stringify(service);
     const floors = JSON.stringify(await seen(floorBase, path, headers));
-    if (ours !== floors) differences.push(`${path}\n  service: ${ours}\n  floor:   ${floors}`);
+    if (ours !== floors)
+      differences.push(`${floorCase.name}: ${path}\n  service: ${ours}\n  floor:   ${floors}`);
   }
   if (differences.length > 0)
     throw new Error(`the floor answers otherwise than the service:\n${differences.join('\n')}`);
-  return `the floor answers as the service on ${cases.length} requests (status, body, headers)`;
+  return `the floor answers as the service on ${FLOOR_CASES.length} requests (status, body, headers)`;
 }
 
 /**

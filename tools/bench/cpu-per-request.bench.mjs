@@ -16,7 +16,7 @@
 // BASELINE_KINDS: nest-express, the default, or fastify — issue 28's pages are judged against
 // the bare Fastify one; `BASELINE=fastify,fastify-duties` adds the floor, bare Fastify doing the
 // contract's per-request duties on the service's routes, ONLY names floor-health, floor-whoami,
-// floor-interrupt, its answers checked against the service's before anything is measured), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
+// floor-interrupt, floor-audit, floor-inbox, its answers checked against the service's before anything is measured), AUDIT_ENTRIES in the audit log read (default 1000), CPU_PROF=<dir>
 // to run this build's service under `node --cpu-prof` (its profile written there when it stops;
 // CPU_PROF_INTERVAL its sampling interval in µs, Node's default 1000: NODE_OPTIONS may not carry it).
 //
@@ -162,7 +162,8 @@ execFileSync(process.execPath, ['seed.mjs'], {
  * BASELINE: the bare app of `ping`, `row` and `page`, and with `fastify-duties` beside it
  * (`BASELINE=fastify,fastify-duties`) the floor too: bare Fastify doing the contract's duties on
  * the service's own routes and database (measured as `floor-health`, `floor-whoami`,
- * `floor-interrupt`; its answers checked against the service's first, `checkFloor`).
+ * `floor-interrupt`, `floor-audit`, `floor-inbox`; its answers checked against the service's
+ * first, `checkFloor`).
  */
 const BASELINES = (process.env.BASELINE ?? 'nest-express').split(',').filter(Boolean);
 const BASELINE = BASELINES.find((kind) => kind !== 'fastify-duties') ?? 'fastify';
@@ -373,6 +374,10 @@ const measurements = {
         'floor-whoami': () => measure(floor.pid, `${floor.base}/api/whoami`, withKey),
         'floor-interrupt': () =>
           measure(floor.pid, `${floor.base}/api/interrupts/${interrupt.id}`, withKey),
+        'floor-audit': () =>
+          measure(floor.pid, `${floor.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
+        'floor-inbox': () =>
+          measure(floor.pid, `${floor.base}/api/interrupts?limit=50`, withKey, PAGE_REQUESTS),
       }),
 };
 
@@ -413,14 +418,16 @@ const floorTable =
     ? ''
     : [
         // A blank line after the first table (its own section's text follows it directly).
-        '\n| round | bare `GET /ping` | floor `/health/live` (ping / floor) | floor `/api/whoami` (ping / floor) | bare `GET /rows/:id` | floor `/api/interrupts/{id}` (row / floor) | service over the floor: health, whoami, PK read (floor / service) |',
-        '|---|---|---|---|---|---|---|',
+        '\n| round | bare `GET /ping` | floor `/health/live` (ping / floor) | floor `/api/whoami` (ping / floor) | bare `GET /rows/:id` | floor `/api/interrupts/{id}` (row / floor) | bare `GET /page?limit=50` | floor `/api/audit-log?limit=50` (page / floor) | floor `/api/interrupts?limit=50` (page / floor) | service over the floor: health, whoami, PK read, audit, inbox (floor / service) |',
+        '|---|---|---|---|---|---|---|---|---|---|',
         ...rows.map(
           (r, i) =>
-            `| ${i + 1} | ${us(r.ping)} | ${us(r['floor-health'])}${ratio(r.ping, r['floor-health'])} | ${us(r['floor-whoami'])}${ratio(r.ping, r['floor-whoami'])} | ${us(r.row)} | ${us(r['floor-interrupt'])}${ratio(r.row, r['floor-interrupt'])} | ${[
+            `| ${i + 1} | ${us(r.ping)} | ${us(r['floor-health'])}${ratio(r.ping, r['floor-health'])} | ${us(r['floor-whoami'])}${ratio(r.ping, r['floor-whoami'])} | ${us(r.row)} | ${us(r['floor-interrupt'])}${ratio(r.row, r['floor-interrupt'])} | ${us(r.page)} | ${us(r['floor-audit'])}${ratio(r.page, r['floor-audit'])} | ${us(r['floor-inbox'])}${ratio(r.page, r['floor-inbox'])} | ${[
               [r['floor-health'], r.health],
               [r['floor-whoami'], r.whoami],
               [r['floor-interrupt'], r.interrupt],
+              [r['floor-audit'], r.audit],
+              [r['floor-inbox'], r.inbox],
             ]
               .map(([a, b]) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(2)))
               .join(' / ')} |`,

@@ -14,8 +14,9 @@
 //   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
 //   BASELINES            the bare apps to pair with (default fastify,nest-express; nest-fastify too: bench-support's BASELINE_KINDS);
 //                        fastify-duties, the floor (bare Fastify doing the contract's per-request duties on the
-//                        service's routes and database), pairs health, whoami and interrupt on the same routes, and adds
-//                        the pairs floor-health, floor-whoami, floor-interrupt: the floor against bare Fastify (with fastify)
+//                        service's routes and database), pairs health, whoami, interrupt, audit and inbox on the same routes,
+//                        and adds the pairs floor-health, floor-whoami, floor-interrupt, floor-audit, floor-inbox: the floor
+//                        against bare Fastify (with fastify)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
 //   LEVELS               log levels to run the service at (default info)
 //   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3);
@@ -84,7 +85,13 @@ const BASELINES = (process.env.BASELINES ?? 'fastify,nest-express').split(',').f
 /** The floor's kind: started on the service's database once it is seeded. */
 const FLOOR = 'fastify-duties';
 /** The floor against bare Fastify, on the routes the floor stands for (with both baselines). */
-const FLOOR_PAIRS = ['floor-health', 'floor-whoami', 'floor-interrupt'];
+const FLOOR_PAIRS = [
+  'floor-health',
+  'floor-whoami',
+  'floor-interrupt',
+  'floor-audit',
+  'floor-inbox',
+];
 const PAIRS = (
   process.env.PAIRS ??
   [
@@ -466,7 +473,7 @@ try {
       const b = bare.base;
       const pids = { a: service.pid, b: bare.pid };
       if (kind === FLOOR) {
-        // The same routes and key on both sides; the floor serves no pages.
+        // The same routes and key on both sides.
         const both = { ...keyed, HEADERS_B: keyed.HEADERS_A };
         return {
           health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/health/live`, {}, pids),
@@ -476,6 +483,22 @@ try {
               baseline.dir,
               `${a}/api/interrupts/${seeded.interruptId}`,
               `${b}/api/interrupts/${seeded.interruptId}`,
+              both,
+              pids,
+            ),
+          audit: () =>
+            runPair(
+              baseline.dir,
+              `${a}/api/audit-log?limit=50`,
+              `${b}/api/audit-log?limit=50`,
+              both,
+              pids,
+            ),
+          inbox: () =>
+            runPair(
+              baseline.dir,
+              `${a}/api/interrupts?limit=50`,
+              `${b}/api/interrupts?limit=50`,
               both,
               pids,
             ),
@@ -494,6 +517,22 @@ try {
               baseline.dir,
               `${floor.base}/api/interrupts/${seeded.interruptId}`,
               `${b}/rows/${BASELINE_ITEM}`,
+              keyed,
+              floorPids,
+            ),
+          'floor-audit': () =>
+            runPair(
+              baseline.dir,
+              `${floor.base}/api/audit-log?limit=50`,
+              `${b}/page?org=${BASELINE_ORG}&limit=50`,
+              keyed,
+              floorPids,
+            ),
+          'floor-inbox': () =>
+            runPair(
+              baseline.dir,
+              `${floor.base}/api/interrupts?limit=50`,
+              `${b}/page?org=${BASELINE_ORG}&limit=50`,
               keyed,
               floorPids,
             ),
@@ -539,7 +578,7 @@ try {
       results[level][kind] = {};
       for (const name of PAIRS) {
         if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) continue;
-        // A pair a baseline has no side of (the floor's pages, the floor pairs but with bare Fastify).
+        // A pair a baseline has no side of (the floor pairs, but with bare Fastify).
         if (pairs[name] === undefined) continue;
         log(`LOG_LEVEL=${level}, ${kind}: pair ${name} (load average ${loadAverage()})`);
         results[level][kind][name] = await pairs[name]();
@@ -596,6 +635,14 @@ const LABELS = {
     'the floor `GET /api/interrupts/{id}` with a key',
     '% PK read `GET /rows/:id`',
   ],
+  'floor-audit': [
+    'the floor `GET /api/audit-log?limit=50` with a key',
+    '% keyset page `GET /page?org=…&limit=50`',
+  ],
+  'floor-inbox': [
+    'the floor `GET /api/interrupts?limit=50` with a key',
+    '% keyset page `GET /page?org=…&limit=50`',
+  ],
 };
 const fmt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
 const columns = LEVELS.flatMap((level) => BASELINES.map((kind) => ({ level, kind })));
@@ -621,7 +668,7 @@ const perRound = PAIRS.flatMap((name) =>
   columns.flatMap(({ level, kind }) => {
     if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) return [];
     const r = resultOf(level, kind, name);
-    // Pairs a baseline has no side of (the floor's pages; the floor pairs but with bare Fastify).
+    // Pairs a baseline has no side of (the floor pairs, but with bare Fastify).
     if (r === undefined && (kind === FLOOR || FLOOR_PAIRS.includes(name))) return [];
     return [`${name} vs ${kind} (${level}): ${r?.perRound ?? '–'}`];
   }),

@@ -10,6 +10,11 @@
 //   GET /api/whoami            the key's organisation, plan and key (x-api-key)
 //   GET /api/interrupts/:id    the interrupt's record as the service keeps it (record_json), by the
 //                              service's own statement, from the service's database
+//   GET /api/audit-log         the plain page (limit, cursor): the entries' kept JSON joined, by the
+//                              service's own two statements (a first page with its snapshot; a page
+//                              after a cursor's entry), a Pro organisation's key (402 otherwise)
+//   GET /api/interrupts        the plain listing (limit, cursor), newest first: the kept records
+//                              joined by Postgres in one row, by the service's own two statements
 // and on each of them (and on any other path's 404): the request id (a sane `x-request-id` kept,
 // else a new UUID, echoed), one JSON line per request on standard output at info with the fields
 // and the redaction of the service's request line (credential headers censored, secrets in the
@@ -19,17 +24,33 @@
 // memory (a miss reads `api_keys` by the key's HMAC-SHA-256 under API_KEY_PEPPER), its expiry, its
 // last use kept in memory and written once a minute, the organisation's request budget counted in
 // memory with the four `RateLimit-*` headers (429 with `Retry-After` past it), and the SPEC §4
-// error bodies (401 MISSING_API_KEY / INVALID_API_KEY / API_KEY_EXPIRED, 404 NOT_FOUND).
+// error bodies (401 MISSING_API_KEY / INVALID_API_KEY / API_KEY_EXPIRED, 404 NOT_FOUND); on the
+// pages, the limit (1–200, 50 by default) and the cursor with the service's 400 VALIDATION_FAILED
+// texts, and the next cursor as the service makes it (libs/cursor's one format: the fields as
+// base64url JSON, then 16 bytes of HMAC-SHA-256 over the organisation, the listing's filters and
+// the payload, under a key derived by HKDF from CURSOR_SECRET or the pepper; the signatures of the
+// cursors issued last kept, as the service keeps them); the audit walk's snapshot and parameters'
+// digest in its cursor.
 //
 // Not done (the service does them; none is on the measured answers' path): the budget's count
 // shared between instances (the service adds its counts to Postgres four times a second), a key's
 // revocation heard from other instances (here a known key stays known), 405 with `Allow`, the
 // request hygiene checks (a GET's body, text Postgres cannot store), records not kept (answered
-// 501 here; the service renders them), traces and metrics.
+// 501 here; the service renders them), the pages' filters and unknown parameters (q, status,
+// category, …: 501 here, where the service filters or answers 400) and a limit or cursor given
+// twice in the inbox's query (501), members' cookies, traces and metrics.
 //
 // Env: PORT (4103), HOST, DATABASE_URL (the service's database), PG_POOL_MAX (10), API_KEY_PEPPER,
-// API_KEY_PREFIX (ilk_), RATE_LIMIT_API_KEY_REQUESTS (6000), RATE_LIMIT_API_KEY_WINDOW_SECONDS (60).
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+// CURSOR_SECRET (the pepper), API_KEY_PREFIX (ilk_), RATE_LIMIT_API_KEY_REQUESTS (6000),
+// RATE_LIMIT_API_KEY_WINDOW_SECONDS (60), RECORD_RENDER_VERSION (9).
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
 import { writeSync } from 'node:fs';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -302,7 +323,9 @@ function answer(request, reply, id, started, status, text) {
   logLine(request, reply, id, started);
 }
 const REASONS = {
+  400: 'Bad Request',
   401: 'Unauthorized',
+  402: 'Payment Required',
   404: 'Not Found',
   429: 'Too Many Requests',
   501: 'Not Implemented',
@@ -316,17 +339,22 @@ const MESSAGES = {
   RATE_LIMITED: 'Too many requests. Try again later.',
   SERVICE_UNAVAILABLE: 'The database is unavailable. Try again shortly.',
   NOT_KEPT: 'This floor answers kept records only.',
+  PLAN_REQUIRED: 'The audit log API requires the Pro plan.',
+  NOT_PLAIN: 'This floor answers the plain page only (limit and cursor, each once).',
 };
-function refuse(request, reply, id, started, status, code) {
+function refuse(request, reply, id, started, status, code, message = MESSAGES[code]) {
   answer(
     request,
     reply,
     id,
     started,
     status,
-    `{"statusCode":${status},"error":"${REASONS[status]}","code":"${code}","message":"${MESSAGES[code]}","requestId":${JSON.stringify(id)}}`,
+    `{"statusCode":${status},"error":"${REASONS[status]}","code":"${code}","message":${JSON.stringify(message)},"requestId":${JSON.stringify(id)}}`,
   );
 }
+/** SPEC §4's 400 VALIDATION_FAILED, `message` naming the parameter and what is wrong. */
+const invalid = (request, reply, id, started, message) =>
+  refuse(request, reply, id, started, 400, 'VALIDATION_FAILED', message);
 
 // ---- keys ---------------------------------------------------------------------------------------
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -369,6 +397,7 @@ async function lookUp(value, digest) {
   const key = {
     id: row.id,
     organisationId: row.organisation_id,
+    plan: row.plan,
     expiresAt: row.expires_at === null ? Infinity : row.expires_at.getTime(),
     whoami: JSON.stringify({
       organisationId: row.organisation_id,
@@ -462,6 +491,18 @@ function spend(request, reply, id, started, key) {
   return key;
 }
 
+/**
+ * A route of a key: the request id, then the key (`admit`), then `handler(request, reply, id,
+ * started, key)` — the key undefined when it was refused (answered already).
+ */
+const keyed = (handler) => (request, reply) => {
+  const started = performance.now();
+  const id = requestId(request, reply);
+  const key = admit(request, reply, id, started);
+  if (key instanceof Promise) return key.then((k) => handler(request, reply, id, started, k));
+  return handler(request, reply, id, started, key);
+};
+
 // ---- routes -------------------------------------------------------------------------------------
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RECORD = `SELECT i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`;
@@ -477,13 +518,7 @@ app.get('/health/live', (request, reply) => {
 function whoami(request, reply, id, started, key) {
   if (key !== undefined) answer(request, reply, id, started, 200, key.whoami);
 }
-app.get('/api/whoami', (request, reply) => {
-  const started = performance.now();
-  const id = requestId(request, reply);
-  const key = admit(request, reply, id, started);
-  if (key instanceof Promise) return key.then((k) => whoami(request, reply, id, started, k));
-  whoami(request, reply, id, started, key);
-});
+app.get('/api/whoami', keyed(whoami));
 async function record(request, reply, id, started, key) {
   if (key === undefined) return;
   const interruptId = request.params.id;
@@ -503,13 +538,283 @@ async function record(request, reply, id, started, key) {
   if (rows[0].record_json === null) return refuse(request, reply, id, started, 501, 'NOT_KEPT');
   answer(request, reply, id, started, 200, rows[0].record_json);
 }
-app.get('/api/interrupts/:id', (request, reply) => {
-  const started = performance.now();
-  const id = requestId(request, reply);
-  const key = admit(request, reply, id, started);
-  if (key instanceof Promise) return key.then((k) => record(request, reply, id, started, k));
-  return record(request, reply, id, started, key);
-});
+app.get('/api/interrupts/:id', keyed(record));
+// ---- the pages' cursors (SPEC §7, §5): base64url(JSON array of strings) "." the first 16 bytes
+// of an HMAC-SHA-256, in base64url, over [organisation, filters, payload] under the kind's key
+// (HKDF-SHA-256 of CURSOR_SECRET, else API_KEY_PEPPER, as the service's) --------------------------
+const CURSOR_SECRET = env.CURSOR_SECRET ?? PEPPER;
+const MAX_CURSOR_LENGTH = 512;
+/** Signatures issued lately by the text signed, at most this many (a first page polled again). */
+const SIGNATURES_KEPT = 1024;
+function cursorKind(purpose) {
+  const key = createSecretKey(
+    Buffer.from(
+      hkdfSync(
+        'sha256',
+        Buffer.from(CURSOR_SECRET, 'utf8'),
+        'interlock/cursor',
+        `interlock/cursor/${purpose}/v2`,
+        32,
+      ),
+    ),
+  );
+  return { key, signatures: new Map() };
+}
+const AUDIT_CURSORS = cursorKind('audit-log.walk');
+const INBOX_CURSORS = cursorKind('interrupts.list');
+function signatureOf(kind, signed) {
+  let signature = kind.signatures.get(signed);
+  if (signature === undefined) {
+    signature = createHmac('sha256', kind.key)
+      .update(signed)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+    if (kind.signatures.size >= SIGNATURES_KEPT) kind.signatures.clear();
+    kind.signatures.set(signed, signature);
+  }
+  return signature;
+}
+function encodeCursor(kind, organisationId, filters, fields) {
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
+  return `${payload}.${signatureOf(kind, JSON.stringify([organisationId, filters, payload]))}`;
+}
+/** The cursor's `arity` strings, or undefined when it does not verify for this scope. */
+function decodeCursor(kind, organisationId, filters, token, arity) {
+  if (token.length > MAX_CURSOR_LENGTH) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
+  const given = Buffer.from(parts[1]);
+  const expected = Buffer.from(
+    signatureOf(kind, JSON.stringify([organisationId, filters, parts[0]])),
+  );
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let fields;
+  try {
+    fields = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(fields) || fields.length !== arity) return undefined;
+  return fields.every((x) => typeof x === 'string') ? fields : undefined;
+}
+
+// ---- GET /api/audit-log: the plain page (SPEC §7), a Pro organisation's key -----------------------
+/** The entry's kept JSON (rendered again when not kept) and its place in the walk. */
+const AUDIT_COLUMNS = `(audit_log_entries.created_at AT TIME ZONE 'UTC')::text AS created_at_utc, audit_log_entries.seq, CASE WHEN audit_log_entries.entry_render_version = audit_log_render_version() AND audit_log_entries.entry_json IS NOT NULL
+    THEN audit_log_entries.entry_json ELSE audit_log_entry_json(audit_log_entries) END AS entry_json`;
+/** A walk's first page and its snapshot (the organisation's newest sequence number) at once. */
+const AUDIT_FIRST = `SELECT ${AUDIT_COLUMNS}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot FROM audit_log_entries WHERE organisation_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`;
+/** The page after a cursor's entry, at its walk's snapshot. */
+const AUDIT_AFTER = `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 AND seq <= $2 AND (created_at, seq) < ($3::timestamptz, $4::bigint) ORDER BY created_at DESC, seq DESC LIMIT $5`;
+/** The digest of a plain walk's parameters by its limit (a cursor carries it): SHA-256, 22 letters. */
+const auditDigests = new Map();
+function auditDigest(limit) {
+  let digest = auditDigests.get(limit);
+  if (digest === undefined) {
+    const canonical = `[["action",null],["actorId",null],["actorType",null],["category",null],["limit",${limit}],["targetId",null],["targetType",null],["words",""]]`;
+    digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+    auditDigests.set(limit, digest);
+  }
+  return digest;
+}
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
+/** Postgres' `2026-11-21 12:00:00.123456` (UTC) as `2026-11-21T12:00:00.123Z`. */
+function isoMillis(utc) {
+  if (!UTC_TIMESTAMP.test(utc)) throw new Error(`not a UTC timestamp of four-digit years: ${utc}`);
+  const fraction = utc.length > 20 ? utc.slice(20, 23) : '';
+  return `${utc.slice(0, 10)}T${utc.slice(11, 19)}.${fraction.padEnd(3, '0')}Z`;
+}
+const DIGITS = /^\d{1,19}$/;
+
+async function auditPage(request, reply, id, started, key) {
+  if (key === undefined) return;
+  if (key.plan !== 'pro') return refuse(request, reply, id, started, 402, 'PLAN_REQUIRED');
+  const query = request.query;
+  for (const name in query)
+    if (name !== 'limit' && name !== 'cursor')
+      return refuse(request, reply, id, started, 501, 'NOT_PLAIN');
+  const { limit: limitText, cursor } = query;
+  let limit = 50;
+  if (limitText !== undefined) {
+    if (typeof limitText !== 'string')
+      return invalid(request, reply, id, started, 'limit: must be given once, as a string');
+    limit = Number(limitText);
+    if (!/^\d{1,3}$/.test(limitText) || limit < 1 || limit > 200)
+      return invalid(request, reply, id, started, 'limit: must be an integer from 1 to 200');
+  }
+  if (cursor !== undefined && typeof cursor !== 'string')
+    return invalid(request, reply, id, started, 'cursor: must be given once, as a string');
+  const organisationId = key.organisationId;
+  const digest = auditDigest(limit);
+  let snapshot;
+  let rows;
+  try {
+    if (cursor === undefined) {
+      ({ rows } = await pool.query({
+        name: 'audit-first',
+        text: AUDIT_FIRST,
+        values: [organisationId, limit + 1],
+      }));
+      snapshot = rows[0]?.snapshot ?? '0';
+    } else {
+      const fields = decodeCursor(AUDIT_CURSORS, organisationId, '', cursor, 4);
+      if (
+        fields === undefined ||
+        Number.isNaN(Date.parse(fields[0])) ||
+        !DIGITS.test(fields[1]) ||
+        !DIGITS.test(fields[2])
+      )
+        return invalid(request, reply, id, started, 'cursor: is not a cursor this endpoint issued');
+      if (fields[3] !== digest)
+        return invalid(
+          request,
+          reply,
+          id,
+          started,
+          'cursor: belongs to a walk with different parameters; repeat them unchanged',
+        );
+      snapshot = fields[2];
+      ({ rows } = await pool.query({
+        name: 'audit-after',
+        text: AUDIT_AFTER,
+        values: [organisationId, snapshot, fields[0], fields[1], limit + 1],
+      }));
+    }
+  } catch {
+    reply.header('retry-after', '5');
+    return refuse(request, reply, id, started, 503, 'SERVICE_UNAVAILABLE');
+  }
+  let entries = '';
+  for (let i = 0; i < rows.length && i < limit; i++)
+    entries += (i === 0 ? '' : ',') + rows[i].entry_json;
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  const next =
+    last === undefined
+      ? 'null'
+      : JSON.stringify(
+          encodeCursor(AUDIT_CURSORS, organisationId, '', [
+            isoMillis(last.created_at_utc),
+            String(last.seq),
+            snapshot,
+            digest,
+          ]),
+        );
+  answer(request, reply, id, started, 200, `{"entries":[${entries}],"nextCursor":${next}}`);
+}
+app.get('/api/audit-log', keyed(auditPage));
+
+// ---- GET /api/interrupts: the plain listing (SPEC §5), newest first ----------------------------
+/**
+ * The page as one row, as the service reads it: the kept records joined in the listing's order,
+ * how many rows of `limit + 1` there were, how many have no kept record, and the last one's place.
+ */
+const inboxStatement = (
+  where,
+  take,
+) => `SELECT string_agg(p.record_json, ',' ORDER BY p.n) FILTER (WHERE p.n < ${take}) AS records,
+        count(*)::int AS taken,
+        (count(*) FILTER (WHERE p.n < ${take} AND p.record_json IS NULL))::int AS unkept,
+        min(p.id::text) FILTER (WHERE p.n = ${take} - 1) AS last_id,
+        min(p.created_at) FILTER (WHERE p.n = ${take} - 1) AS last_created_at,
+        min(p.expires_at) FILTER (WHERE p.n = ${take} - 1) AS last_expires_at
+      FROM (SELECT row_number() OVER (ORDER BY q.sort_at DESC, q.id DESC) AS n, q.* FROM (SELECT 
+  i.id, i.created_at::text AS created_at, i.expires_at::text AS expires_at,
+  CASE WHEN (i.record_version = ${RECORD_VERSION} AND i.record_json IS NOT NULL) THEN i.record_json END AS record_json, i.created_at AS sort_at FROM interrupts i WHERE ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT ${take}) q) p`;
+const INBOX_FIRST = inboxStatement('i.organisation_id = $1', '$2');
+const INBOX_AFTER = inboxStatement(
+  'i.organisation_id = $1 AND (i.created_at, i.id) < ($2::timestamptz, $3::uuid)',
+  '$4',
+);
+/** A plain listing's cursor scope: the organisation and every filter unset, newest first. */
+const inboxFilters = (organisationId) =>
+  `[${JSON.stringify(organisationId)},null,null,null,null,null,"",null,null,"newest",null,null,null]`;
+const parseTimestamptz = pg.types.getTypeParser(1184, 'text');
+const CURSOR_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The limit's problems as the service's validation names them (class-validator's texts, its order). */
+function limitProblems(text) {
+  const n = Number(text);
+  const problems = [];
+  if (!(n <= 200)) problems.push('limit must not be greater than 200');
+  if (!(n >= 1)) problems.push('limit must not be less than 1');
+  if (!Number.isInteger(n)) problems.push('limit must be an integer number');
+  return problems.join('; ');
+}
+
+async function inboxPage(request, reply, id, started, key) {
+  if (key === undefined) return;
+  const query = request.query;
+  for (const name in query)
+    if ((name !== 'limit' && name !== 'cursor') || typeof query[name] !== 'string')
+      return refuse(request, reply, id, started, 501, 'NOT_PLAIN');
+  const { limit: limitText, cursor } = query;
+  const problems = [];
+  if (cursor !== undefined && (cursor.length < 1 || cursor.length > 1000))
+    problems.push(
+      cursor.length < 1
+        ? 'cursor must be longer than or equal to 1 characters'
+        : 'cursor must be shorter than or equal to 1000 characters',
+    );
+  const limitProblem = limitText === undefined ? '' : limitProblems(limitText);
+  if (limitProblem !== '') problems.push(limitProblem);
+  if (problems.length > 0) return invalid(request, reply, id, started, problems.join('; '));
+  const limit = limitText === undefined ? 50 : Number(limitText);
+  const organisationId = key.organisationId;
+  const filters = inboxFilters(organisationId);
+  let page;
+  try {
+    if (cursor === undefined) {
+      ({
+        rows: [page],
+      } = await pool.query({
+        name: 'inbox-first',
+        text: INBOX_FIRST,
+        values: [organisationId, limit + 1],
+      }));
+    } else {
+      const fields = decodeCursor(INBOX_CURSORS, organisationId, filters, cursor, 2);
+      if (fields === undefined || !CURSOR_ISO.test(fields[0]) || !LOWER_UUID.test(fields[1]))
+        return invalid(
+          request,
+          reply,
+          id,
+          started,
+          'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+        );
+      ({
+        rows: [page],
+      } = await pool.query({
+        name: 'inbox-after',
+        text: INBOX_AFTER,
+        values: [organisationId, fields[0], fields[1], limit + 1],
+      }));
+    }
+  } catch {
+    reply.header('retry-after', '5');
+    return refuse(request, reply, id, started, 503, 'SERVICE_UNAVAILABLE');
+  }
+  if (page.unkept > 0) return refuse(request, reply, id, started, 501, 'NOT_KEPT');
+  const next =
+    page.taken > limit && page.last_id !== null
+      ? JSON.stringify(
+          encodeCursor(INBOX_CURSORS, organisationId, filters, [
+            parseTimestamptz(page.last_created_at).toISOString(),
+            page.last_id,
+          ]),
+        )
+      : 'null';
+  answer(
+    request,
+    reply,
+    id,
+    started,
+    200,
+    `{"interrupts":[${page.records ?? ''}],"nextCursor":${next}}`,
+  );
+}
+app.get('/api/interrupts', keyed(inboxPage));
+
 app.setNotFoundHandler((request, reply) => {
   const started = performance.now();
   refuse(request, reply, requestId(request, reply), started, 404, 'NOT_FOUND');

@@ -3,8 +3,9 @@
 // bodies and body limits (413, 415), the client address, bodies on routes that take none, cookies and CSRF,
 // the interrupts' reads and writes, the audit page and CSV export, MCP, SSE streams, the
 // dashboard's files, graceful shutdown, single sign-on (its flow cookie set and read back,
-// the callback's JSON refusals, the start's throttle by client address), and the hot reads'
-// named prepared statements (named-statements). The whole suite runs on Express with
+// the callback's JSON refusals, the start's throttle by client address), the hot reads'
+// named prepared statements (named-statements), and the headers of every kind of answer
+// (answer-headers). The whole suite runs on Express with
 // `HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs`; this subset keeps CI short.
 const base = require('./jest.e2e.config.cjs');
 
@@ -23,6 +24,7 @@ const SMOKE = [
   'liveness',
   'single-sign-on',
   'named-statements',
+  'answer-headers',
 ];
 
 module.exports = {

@@ -85,7 +85,11 @@ describe('SIGTERM drain', () => {
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body: JSON.stringify({ title, actionRequests: [{ name: 'deploy' }] }),
       });
-    expect((await open('first')).status).toBe(201);
+    const first = await open('first');
+    expect(first.status).toBe(201);
+    // Before the signal: the connection is kept, advertising 5 s (the server keeps it 65).
+    expect(first.headers.get('connection')).toBe('keep-alive');
+    expect(first.headers.get('keep-alive')).toBe('timeout=5');
     // A Live View stream open across the shutdown: it keeps going through the drain delay and
     // ends cleanly when the service stops accepting.
     const liveSession = (await (
@@ -137,6 +141,7 @@ describe('SIGTERM drain', () => {
     const live = await freshGet(service.baseUrl, '/health/live');
     expect(live.statusCode).toBe(200);
     expect(live.headers.connection).toBe('close');
+    expect(live.headers['keep-alive']).toBeUndefined();
     const appended = await fetch(`${service.baseUrl}/api/sessions/${liveSession.id}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
@@ -165,6 +170,7 @@ describe('SIGTERM drain', () => {
     const answered = await slow;
     expect(answered.status).toBe(201);
     expect(answered.headers.get('connection')).toBe('close');
+    expect(answered.headers.get('keep-alive')).toBeNull();
     expect(await answered.json()).toMatchObject({ title: 'slow', status: 'open' });
 
     expect(await exited).toBe(0);

@@ -1,7 +1,9 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { removeAnswerHeader, setAnswerHeader } from '../http/answer-headers';
 import { type Linked, LinkedList } from '../http/linked-list.util';
+import type { HttpResponse } from '../http/platform';
 
 /**
  * How long the server keeps an idle keep-alive connection: longer than any client or proxy in
@@ -46,6 +48,8 @@ type Connection = Socket & { [TRACKED]?: Tracked };
  */
 export class HttpDrain {
   private draining = false;
+  /** The front door sets the answers' `Keep-Alive` (`connectionHeaderStep`), not the drain. */
+  private readonly byFrontDoor: boolean;
   /**
    * The connections that have started a request, each with its response in flight: set when
    * Node's server starts a request on it and cleared when that response finishes, so an idle
@@ -64,6 +68,8 @@ export class HttpDrain {
   private readonly connections = new LinkedList<Tracked>();
 
   constructor(private readonly server: Server) {
+    this.byFrontDoor = setByFrontDoor.has(server);
+    drains.set(server, this);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
@@ -124,16 +130,40 @@ export class HttpDrain {
     });
   }
 
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   private onRequest(res: ServerResponse): void {
     if (this.draining) this.closeAfter(res);
-    else res.setHeader('keep-alive', KEEP_ALIVE_HEADER);
+    else if (!this.byFrontDoor) res.setHeader('keep-alive', KEEP_ALIVE_HEADER);
   }
 
   private closeAfter(res: ServerResponse): void {
     if (res.headersSent) return;
-    res.removeHeader('keep-alive');
-    res.setHeader('connection', 'close');
+    removeAnswerHeader(res, 'keep-alive');
+    setAnswerHeader(res, 'connection', 'close');
   }
+}
+
+/** Servers whose app's front door sets the answers' `Keep-Alive` (`connectionHeaderStep`). */
+const setByFrontDoor = new WeakSet<Server>();
+const drains = new WeakMap<Server, HttpDrain>();
+
+/**
+ * The front door's step that advertises the keep-alive timeout (`Keep-Alive: timeout=5`) on an
+ * answer of `server` while its drain (once made) is not draining, where the answer's headers go
+ * (`setAnswerHeader`: Fastify's reply). The drain then sets nothing on Node's response when a
+ * request starts: one header set there sends every answer down Node's slower head-writing
+ * path (issue 28). Without a drain (tests' apps) nothing is advertised, as before.
+ */
+export function connectionHeaderStep(server: Server): (res: HttpResponse) => void {
+  setByFrontDoor.add(server);
+  return (res) => {
+    const drain = drains.get(server);
+    if (drain !== undefined && !drain.isDraining)
+      setAnswerHeader(res, 'keep-alive', KEEP_ALIVE_HEADER);
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ERROR_MESSAGES, ErrorBody, ErrorCode, reasonPhrase } from '@interlock/domain';
-import { type HttpResponse, nodeResponse } from './platform';
+import { takeAnswer } from './answer-headers';
+import type { HttpResponse } from './platform';
 
 /**
  * Writes a SPEC §4 error body. Used by the exception filter and by the pre-routing middleware.
@@ -10,7 +11,8 @@ import { type HttpResponse, nodeResponse } from './platform';
  * and format the content type again, compute the length and check freshness (never fresh for an
  * error status) on every refusal, and the malformed-key 401 must cost no more than an answer
  * (issue 14). On Fastify the same bytes go to the reply's Node response, the reply told that
- * it was answered (`hijack`).
+ * it was answered (`hijack`) and its headers (the request id, the connection's) set on Node's
+ * response first (`takeAnswer`).
  */
 export function sendError(
   reply: HttpResponse,
@@ -20,9 +22,7 @@ export function sendError(
   requestId: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const hijack = (reply as { hijack?: () => void }).hijack;
-  if (typeof hijack === 'function') hijack.call(reply);
-  const res = nodeResponse(reply);
+  const res = takeAnswer(reply);
   for (const name in headers) res.setHeader(name, headers[name]);
   const text = `${bodyOpening(status, code, message)}${JSON.stringify(requestId)}}`;
   res.statusCode = status;

@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ERROR_MESSAGES } from '@interlock/domain';
 import type { DashboardResponder } from './dashboard.middleware';
 import { isServicePath } from './dashboard.middleware';
+import { connectionHeaderStep } from '../health/http-drain';
+import { takeAnswer } from './answer-headers';
 import { sendError } from './error-response.util';
 import { jsonSizeProblem } from './json-limits.util';
 import { JSON_CONTENT_TYPE, MAX_JSON_BODY_BYTES } from './body-parsing';
@@ -46,21 +48,23 @@ export function installFastifyFrontDoor(
   steps: FastifyFrontDoorSteps,
 ): void {
   const { log, methodGate, dashboard } = steps;
+  const connectionHeader = connectionHeaderStep(fastify.server);
   if (steps.fixedAnswers !== undefined) answerFixedRoutes(fastify, steps.fixedAnswers);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const req = request.raw;
     const res = reply.raw;
-    const state = assignRequestId(req, res);
+    // The answer's headers go on the reply (the state keeps it for the others'): Node's response
+    // gets none before Fastify writes the head, which Node then writes in one pass (issue 28).
+    const state = assignRequestId(req, res, reply);
+    connectionHeader(reply);
     state.route = request.routeOptions.url;
     log(req, res, state);
-    if (methodGate(req, res, request.is404 ? null : (state.route ?? null))) {
-      reply.hijack();
-      return;
-    }
+    // The 405 answers on Node's response (`sendError` takes the reply's headers there first).
+    if (methodGate(req, res, request.is404 ? null : (state.route ?? null))) return;
     if (!isServicePath(pathOf(req))) {
       const answer = dashboard(req, res);
       if (answer !== undefined) {
-        reply.hijack();
+        takeAnswer(reply);
         answer();
         return;
       }
@@ -188,7 +192,7 @@ export function fastifyFrameworkError(
 ): void {
   const state =
     requestStateOf(request.raw).id === ''
-      ? assignRequestId(request.raw, reply.raw)
+      ? assignRequestId(request.raw, reply.raw, reply)
       : requestStateOf(request.raw);
   const status = error.statusCode ?? 400;
   if (status === 414) {

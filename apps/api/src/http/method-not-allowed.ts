@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { HTTPMethod } from 'find-my-way';
 import { ERROR_MESSAGES } from '@interlock/domain';
+import { setAnswerHeader } from './answer-headers';
 import { sendError } from './error-response.util';
 import { pathOf } from './platform';
 import { requestIdOf } from './request-state';
@@ -148,7 +149,7 @@ export function methodNotAllowedGate(
     const method = (req.method ?? 'GET').toUpperCase();
     if (table.serves(method, path, routed)) return false;
     req.resume(); // a body sent with the wrong method is not read
-    res.setHeader('allow', table.allowed(path).sort().join(', '));
+    setAnswerHeader(res, 'allow', table.allowed(path).sort().join(', '));
     sendError(res, 405, 'METHOD_NOT_ALLOWED', ERROR_MESSAGES.METHOD_NOT_ALLOWED, requestIdOf(req));
     return true;
   };

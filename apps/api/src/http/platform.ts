@@ -30,8 +30,9 @@ export function nodeRequest(req: object): IncomingMessage {
 /**
  * Node's response under either adapter's response: Express's response is one; Fastify's reply
  * wraps it as `raw`. Headers set on it before a handler's answer are sent with that answer on
- * both adapters (Fastify merges them into the head it writes); streams (SSE, the CSV export,
- * the MCP transport) write to it directly.
+ * both adapters (Fastify merges them into the head it writes, on Node's slower path: the
+ * service's own go through `setAnswerHeader`); streams (SSE, the CSV export, the MCP transport)
+ * write to it directly.
  */
 export function nodeResponse(res: object): ServerResponse {
   return (res as { raw?: ServerResponse }).raw ?? (res as ServerResponse);
@@ -53,14 +54,53 @@ export function routePatternOf(req: object): string | undefined {
 }
 
 /**
+ * Fastify's reply as the service uses it for an answer's headers: the answer's headers are set
+ * on it (not on Node's response) until it is answered or handed over (`hijack`).
+ */
+export interface ReplyHeaders {
+  readonly raw: ServerResponse;
+  readonly sent: boolean;
+  header(name: string, value: string): unknown;
+  removeHeader(name: string): unknown;
+  getHeaders(): Record<string, number | string | readonly string[] | undefined>;
+  hijack(): unknown;
+}
+
+/** `res` when it is Fastify's reply (Express's response has a `header` too, but no `raw`). */
+export function replyHeadersOf(res: object): ReplyHeaders | undefined {
+  const reply = res as Partial<ReplyHeaders>;
+  return typeof reply.hijack === 'function' && reply.raw !== undefined
+    ? (reply as ReplyHeaders)
+    : undefined;
+}
+
+/**
+ * Node's response under a Fastify reply that will not answer: the reply told it was answered
+ * elsewhere (`hijack`), so Fastify sends nothing, and the headers set on it so far (the request
+ * id, the connection's, the budget's: `setAnswerHeader`) set on Node's response, which the
+ * writer then answers on.
+ */
+export function takeReply(reply: ReplyHeaders): ServerResponse {
+  const res = reply.raw;
+  if (reply.sent) return res;
+  const headers = reply.getHeaders();
+  reply.hijack();
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) res.setHeader(name, value);
+  }
+  return res;
+}
+
+/**
  * Node's response under either adapter's response, for a handler that writes its own answer
  * (`@Res()` without passthrough: a stream, the CSV export, the MCP transport). A Fastify reply
- * is told it was answered elsewhere (`hijack`), so Fastify sends nothing after the handler.
+ * is told it was answered elsewhere (`hijack`), so Fastify sends nothing after the handler, and
+ * its headers go with the answer (`takeReply`).
  */
 export function takeResponse(res: object): ServerResponse {
-  const hijack = (res as { hijack?: () => void }).hijack;
-  if (typeof hijack === 'function') hijack.call(res);
-  return nodeResponse(res);
+  const reply = replyHeadersOf(res);
+  return reply === undefined ? nodeResponse(res) : takeReply(reply);
 }
 
 /** Writes `body` as JSON with `status` (the bytes Express's `res.status(status).json(body)` writes here). */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { nodeRequest } from './platform';
+import { nodeRequest, type ReplyHeaders } from './platform';
 
 /**
  * What the service knows about one request, in one object attached once by the front door
@@ -29,6 +29,11 @@ export class RequestState {
   route: string | undefined = undefined;
   /** When the front door took the request (`performance.now()`): the log line's duration. */
   startedAt = 0;
+  /**
+   * Fastify's reply (the Fastify front door's): where the answer's headers go (`setAnswerHeader`)
+   * and, when it answered, where the log line reads them. Undefined on Express.
+   */
+  reply: ReplyHeaders | undefined = undefined;
 
   constructor(readonly id: string) {}
 }
@@ -41,10 +46,20 @@ export function requestStateOf(req: object): RequestState {
   return (withState.interlock ??= new RequestState(''));
 }
 
-export function attachRequestState(req: IncomingMessage, id: string): RequestState {
+export function attachRequestState(
+  req: IncomingMessage,
+  id: string,
+  reply?: ReplyHeaders,
+): RequestState {
   const state = new RequestState(id);
+  state.reply = reply;
   (req as WithState).interlock = state;
   return state;
+}
+
+/** The Fastify reply the front door kept for the request (`RequestState.reply`), if any. */
+export function answerReplyOf(req: object): ReplyHeaders | undefined {
+  return (nodeRequest(req) as WithState).interlock?.reply;
 }
 
 /** The request id settled by the front door ('' for a request that never passed it). */

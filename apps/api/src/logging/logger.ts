@@ -440,7 +440,7 @@ export function httpLogger(
       out.raw(PIECES.resStatus);
       out.number(status);
       out.raw(PIECES.headers);
-      responseHeaderMembers(out, res);
+      responseHeaderMembers(out, res, state);
       out.raw(PIECES.duration);
       out.number(Math.round(performance.now() - state.startedAt));
       // The message `GET 200`: the method's JSON string, its closing quote after the status.
@@ -492,11 +492,18 @@ const SPACE = 0x20;
 /**
  * The response's headers as the request line's JSON members (the text between the braces), a
  * `Set-Cookie` censored: read by name (`getHeaders()` copies them into a null-prototype object,
- * which V8 walks slowly).
+ * which V8 walks slowly). An answer Fastify's reply wrote with no header set on Node's response
+ * (the service's own go on the reply: `setAnswerHeader`) left Node's response none to list:
+ * its headers are the reply's.
  */
-function responseHeaderMembers(out: JsonBytes, res: ServerResponse): void {
+function responseHeaderMembers(out: JsonBytes, res: ServerResponse, state: RequestState): void {
+  const names = res.getHeaderNames();
+  if (names.length === 0 && state.reply !== undefined) {
+    out.members(state.reply.getHeaders(), censorResponseHeader, false);
+    return;
+  }
   let comma = false;
-  for (const name of res.getHeaderNames()) {
+  for (const name of names) {
     const at = out.length;
     if (comma) out.byte(COMMA);
     out.string(name);
@@ -509,6 +516,8 @@ function responseHeaderMembers(out: JsonBytes, res: ServerResponse): void {
     comma = true;
   }
 }
+const censorResponseHeader = (name: string): string | undefined =>
+  name === 'set-cookie' ? REDACTED : undefined;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 

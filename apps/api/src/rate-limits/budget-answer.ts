@@ -1,4 +1,5 @@
-import { nodeResponse, type HttpResponse } from '../http/platform';
+import { setAnswerHeader } from '../http/answer-headers';
+import type { HttpResponse } from '../http/platform';
 import type { ApiKeyBudgetService } from './api-key-budget.service';
 import type { BudgetVerdict } from './api-key-budget';
 import { rateLimited } from './rate-limited.error';
@@ -6,12 +7,12 @@ import { rateLimited } from './rate-limited.error';
 /** Sets the `RateLimit-*` fields (IETF draft 6) of an admitted key request. */
 export function setBudgetHeaders(res: HttpResponse, verdict: BudgetVerdict | undefined): void {
   if (verdict === undefined) return;
-  // Set one by one, without an object to iterate (the guard runs on every key request).
-  const node = nodeResponse(res);
-  node.setHeader('ratelimit-policy', `${verdict.limit};w=${verdict.windowSeconds}`);
-  node.setHeader('ratelimit-limit', String(verdict.limit));
-  node.setHeader('ratelimit-remaining', String(verdict.remaining));
-  node.setHeader('ratelimit-reset', String(verdict.resetSeconds));
+  // Set one by one, without an object to iterate (the guard runs on every key request); on
+  // Fastify's reply while it is to answer (`setAnswerHeader`).
+  setAnswerHeader(res, 'ratelimit-policy', `${verdict.limit};w=${verdict.windowSeconds}`);
+  setAnswerHeader(res, 'ratelimit-limit', String(verdict.limit));
+  setAnswerHeader(res, 'ratelimit-remaining', String(verdict.remaining));
+  setAnswerHeader(res, 'ratelimit-reset', String(verdict.resetSeconds));
 }
 
 /**

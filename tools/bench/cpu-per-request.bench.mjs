@@ -87,6 +87,8 @@ const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
 let postmaster;
 /** The cluster's CPU microseconds per request of the last `measure` (undefined: not readable). */
 let lastPostgres;
+/** The bytes of an answer (head and body, as autocannon read them) of the last `measure`. */
+let lastBytes;
 /**
  * CPU microseconds the process spent per request over REQUESTS requests (after a warm-up); every
  * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401). With `body`, each
@@ -117,6 +119,7 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   const bad = (refused ? requests - out['4xx'] : out.non2xx) + out.errors + out.timeouts;
   if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
   const spent = (cpuMicros(pid) - before) / requests;
+  lastBytes = out.throughput.total / out.requests.total;
   lastPostgres =
     clusterBefore === undefined
       ? undefined
@@ -391,7 +394,9 @@ try {
       row[name] = run();
       // The cluster's share beside the process's (printed, not in the table written out).
       if (lastPostgres !== undefined)
-        log(`${name}: ${us(row[name])} µs a request, Postgres ${us(lastPostgres)} µs`);
+        log(
+          `${name}: ${us(row[name])} µs a request, Postgres ${us(lastPostgres)} µs, ${us(lastBytes)} bytes an answer`,
+        );
     }
     rows.push(row);
   }

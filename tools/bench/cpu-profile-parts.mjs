@@ -46,12 +46,16 @@ const SOCKET_WRITE = /^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/;
 const isApp = (url) => url.includes('/dist/apps/') || url.includes('duties.mjs');
 const isCrypto = (url) => url.startsWith('node:') && url.includes('crypto');
 
-/** The package of a frame, or undefined for a native one. */
+/**
+ * The package of a frame, or undefined for a native one. By the folder under `node_modules` (the
+ * floor's own path, `perf-baseline/fastify/`, holds its pg and its script: not Fastify's).
+ */
 function packageOf(url) {
-  if (/@nestjs|iterare|reflect-metadata|rxjs/.test(url)) return 'NestJS';
-  if (/fastify|find-my-way|middie|avvio/.test(url)) return 'Fastify';
-  if (/\/pg[-/]/.test(url)) return 'pg';
   if (isApp(url)) return "the app's other code";
+  if (/node_modules\/(@nestjs|iterare|reflect-metadata|rxjs)\//.test(url)) return 'NestJS';
+  if (/node_modules\/(@fastify\/|fastify|find-my-way|middie|avvio|light-my-request)/.test(url))
+    return 'Fastify';
+  if (/node_modules\/pg[-/]/.test(url)) return 'pg';
   if (url.startsWith('node:')) return "Node's own code";
   return undefined;
 }

@@ -42,7 +42,8 @@
 //
 // Env: PORT (4103), HOST, DATABASE_URL (the service's database), PG_POOL_MAX (10), API_KEY_PEPPER,
 // CURSOR_SECRET (the pepper), API_KEY_PREFIX (ilk_), RATE_LIMIT_API_KEY_REQUESTS (6000),
-// RATE_LIMIT_API_KEY_WINDOW_SECONDS (60), RECORD_RENDER_VERSION (9).
+// RATE_LIMIT_API_KEY_WINDOW_SECONDS (60), RECORD_RENDER_VERSION (9); INBOX_PAGE=rows, a measurement's
+// switch: the inbox page read as rows and joined here, not joined by Postgres as the service reads it.
 import {
   createHash,
   createHmac,
@@ -726,6 +727,38 @@ const INBOX_AFTER = inboxStatement(
   'i.organisation_id = $1 AND (i.created_at, i.id) < ($2::timestamptz, $3::uuid)',
   '$4',
 );
+/**
+ * INBOX_PAGE=rows (a measurement's switch, not the service's way): the same page as the rows of
+ * the service's statement of a listing by rows (`inboxPageQuery` of its listed columns), joined
+ * here — what a page costs Node and Postgres when Postgres does not join it.
+ */
+const INBOX_ROWS = env.INBOX_PAGE === 'rows';
+const inboxRowsStatement = (where, take) => `SELECT 
+  i.id, i.created_at::text AS created_at, i.expires_at::text AS expires_at,
+  CASE WHEN (i.record_version = ${RECORD_VERSION} AND i.record_json IS NOT NULL) THEN i.record_json END AS record_json FROM interrupts i WHERE ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT ${take}`;
+const INBOX_ROWS_FIRST = inboxRowsStatement('i.organisation_id = $1', '$2');
+const INBOX_ROWS_AFTER = inboxRowsStatement(
+  'i.organisation_id = $1 AND (i.created_at, i.id) < ($2::timestamptz, $3::uuid)',
+  '$4',
+);
+/** Up to `limit + 1` listed rows as the one row the service's statement answers. */
+function pageOfRows(rows, limit) {
+  let records = null;
+  let unkept = 0;
+  for (let i = 0; i < rows.length && i < limit; i++) {
+    const record = rows[i].record_json;
+    if (record === null) unkept += 1;
+    else records = records === null ? record : `${records},${record}`;
+  }
+  const last = rows.length >= limit ? rows[limit - 1] : undefined;
+  return {
+    records,
+    taken: rows.length,
+    unkept,
+    last_id: last?.id ?? null,
+    last_created_at: last?.created_at ?? null,
+  };
+}
 /** A plain listing's cursor scope: the organisation and every filter unset, newest first. */
 const inboxFilters = (organisationId) =>
   `[${JSON.stringify(organisationId)},null,null,null,null,null,"",null,null,"newest",null,null,null]`;
@@ -765,13 +798,12 @@ async function inboxPage(request, reply, id, started, key) {
   let page;
   try {
     if (cursor === undefined) {
-      ({
-        rows: [page],
-      } = await pool.query({
-        name: 'inbox-first',
-        text: INBOX_FIRST,
+      const { rows } = await pool.query({
+        name: INBOX_ROWS ? 'inbox-rows-first' : 'inbox-first',
+        text: INBOX_ROWS ? INBOX_ROWS_FIRST : INBOX_FIRST,
         values: [organisationId, limit + 1],
-      }));
+      });
+      page = INBOX_ROWS ? pageOfRows(rows, limit) : rows[0];
     } else {
       const fields = decodeCursor(INBOX_CURSORS, organisationId, filters, cursor, 2);
       if (fields === undefined || !CURSOR_ISO.test(fields[0]) || !LOWER_UUID.test(fields[1]))
@@ -782,13 +814,12 @@ async function inboxPage(request, reply, id, started, key) {
           started,
           'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
         );
-      ({
-        rows: [page],
-      } = await pool.query({
-        name: 'inbox-after',
-        text: INBOX_AFTER,
+      const { rows } = await pool.query({
+        name: INBOX_ROWS ? 'inbox-rows-after' : 'inbox-after',
+        text: INBOX_ROWS ? INBOX_ROWS_AFTER : INBOX_AFTER,
         values: [organisationId, fields[0], fields[1], limit + 1],
-      }));
+      });
+      page = INBOX_ROWS ? pageOfRows(rows, limit) : rows[0];
     }
   } catch {
     reply.header('retry-after', '5');

@@ -9,6 +9,10 @@
 //
 //   node tools/bench/cpu-profile-parts.mjs <file.cpuprofile> [fromSeconds] [µsPerRequest]
 //
+// FUNCTIONS=<regex> (env) also prints the self time of each function whose name matches, by
+// function and file, as a share of the same samples (e.g. Node's header path:
+// FUNCTIONS='^(setHeader|writeHead|_storeHeader|checkInvalidHeaderChar|isPlainObject)$').
+//
 // fromSeconds: samples before it (start-up, the bench's warm-up) are left out; see where the load
 // starts with `node -e` over the profile's samples, or take the bench's own timings. The profiles
 // come from bench-cpu: `CPU_PROF=<dir>` for the service, `BASELINE_NODE_ARGS="--cpu-prof
@@ -90,6 +94,9 @@ function partOf(leaf) {
   return 'native, other';
 }
 
+const FUNCTIONS = process.env.FUNCTIONS ? new RegExp(process.env.FUNCTIONS) : undefined;
+/** Self samples of the functions FUNCTIONS names, by `name file`. */
+const selfCounts = new Map();
 const counts = new Map();
 let total = 0;
 let time = profile.startTime;
@@ -101,6 +108,11 @@ for (let i = 0; i < profile.samples.length; i++) {
   total += 1;
   const part = partOf(leaf);
   counts.set(part, (counts.get(part) ?? 0) + 1);
+  const { functionName, url } = leaf.callFrame;
+  if (FUNCTIONS?.test(functionName)) {
+    const key = `${functionName} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\//, '')}`;
+    selfCounts.set(key, (selfCounts.get(key) ?? 0) + 1);
+  }
 }
 
 console.log(
@@ -111,4 +123,11 @@ for (const [part, count] of [...counts].sort((a, b) => b[1] - a[1])) {
   const share = `${((100 * count) / total).toFixed(1)} %`;
   const us = usPerRequest ? ` ${((count / total) * usPerRequest).toFixed(1)} |` : '';
   console.log(`| ${part} | ${share} |${us}`);
+}
+if (FUNCTIONS !== undefined) {
+  console.log(
+    `\nSelf time of the functions matching ${FUNCTIONS}:\n| function | share |\n|---|---|`,
+  );
+  for (const [key, count] of [...selfCounts].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${key} | ${((100 * count) / total).toFixed(2)} % |`);
 }

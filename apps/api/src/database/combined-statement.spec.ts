@@ -88,4 +88,32 @@ describe('combineStatements', () => {
     ])
       expect(combineStatements([first, { text, values: [2] }])).toBeUndefined();
   });
+
+  it('combines a shape it has seen with the values given now, renumbered by their counts', () => {
+    const update = 'UPDATE u SET x = $1 WHERE id = $2';
+    const insert = 'INSERT INTO t (a) SELECT $1';
+    const combined = (before: unknown[], last: string) =>
+      combineStatements([
+        { text: update, values: before },
+        { text: insert, values: [last] },
+      ]);
+    // The same texts twice: the same text, each call's values.
+    for (const [before, last] of [
+      [[1, 'a'], 'first'],
+      [[2, 'b'], 'second'],
+    ] as const)
+      expect(combined([...before], last)).toEqual({
+        text: `WITH write_0 AS (${update})\nINSERT INTO t (a) SELECT $3`,
+        values: [...before, last],
+      });
+    // The same texts with another count of values before the last: numbered after those.
+    expect(combined([4], 'fourth')).toEqual({
+      text: `WITH write_0 AS (${update})\nINSERT INTO t (a) SELECT $2`,
+      values: [4, 'fourth'],
+    });
+    // One that cannot be combined stays so the second time.
+    const twice = { text: 'WITH a AS (SELECT $1 AS v) INSERT INTO t SELECT v FROM a', values: [1] };
+    expect(combineStatements([twice, twice])).toBeUndefined();
+    expect(combineStatements([twice, twice])).toBeUndefined();
+  });
 });

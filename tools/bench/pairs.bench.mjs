@@ -213,8 +213,9 @@ async function seedService(base, client) {
 // The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
 // order: the interrupt, its record kept with the row (the service's rendering; here one of the
 // same length, its colons spaced), the outbox probe (no webhook: nothing written), the month's allowance
-// (conditional upsert), the audit entry (its triggers chain it and count its words), COMMIT; then
-// the announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
+// (conditional upsert) with the audit entry in one statement (its WITH entry, run after the count as
+// the service's is; its triggers chain it and count its words), COMMIT; then the announcement
+// (pg_notify) after the commit. A space after each colon, or pgbench reads
 // `:null` as a variable.
 const STORED_ACTIONS = JSON.stringify([
   {
@@ -257,17 +258,17 @@ WITH targets AS (
 )
 INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
 SELECT '${org}', gen_random_uuid(), t.id, e.id, 'interrupt.created', :iid, now(), 10 FROM targets t CROSS JOIN event e;
+WITH write_0 AS (INSERT INTO audit_log_entries
+  (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address, search)
+  VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
+          'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1',
+          array_to_tsvector(ARRAY['interrupt','deploy','to','prod','opened','by','key','bench','created'])))
 INSERT INTO usage_months AS u (organisation_id, month, messages)
   SELECT '${org}'::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1
    WHERE (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid) > 0
   ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1
    WHERE u.messages < (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid)
   RETURNING u.messages;
-INSERT INTO audit_log_entries
-  (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address, search)
-  VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
-          'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1',
-          array_to_tsvector(ARRAY['interrupt','deploy','to','prod','opened','by','key','bench','created']));
 END;
 SELECT pg_notify('interlock_org_events', '${org}');
 `;

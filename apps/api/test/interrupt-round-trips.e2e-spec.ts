@@ -7,8 +7,8 @@ import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 28: what one POST /api/interrupts asks of Postgres inside its transaction — the interrupt;
 // one statement for its record and every outbox row of its one event (the webhook delivery, the
-// members' notifications, the Slack message of its connection); the month's count; the audit entry. The
-// organisation's deadline settings come from memory once read.
+// members' notifications, the Slack message of its connection); the month's count with the audit
+// entry. The organisation's deadline settings come from memory once read.
 const BOT_TOKEN = 'xoxb-1111-2222-roundtripstoken';
 const CHANNEL = 'C0ROUNDTRIPS';
 /** The Slack workspace the organisation connects (its stand-in answers as this one). */
@@ -76,7 +76,7 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     await slack.stop();
   });
 
-  it('four statements: the record and the outbox rows of the one event in one of them, the settings not read again', async () => {
+  it('three statements: the record and the outbox rows of the one event in one, the count and the audit entry in one, the settings not read again', async () => {
     await open();
     const id = await open();
     const outbox = statements.filter((s) => s.includes('INSERT INTO webhook_deliveries'));
@@ -86,7 +86,11 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     expect(outbox[0]).toContain('INSERT INTO slack_messages');
     expect(statements.filter((s) => s.includes('slack_messages'))).toEqual(outbox);
     expect(statements.some((s) => s.includes('interrupt_timeout_default_seconds'))).toBe(false);
-    expect(statements).toHaveLength(4);
+    const counted = statements.filter((s) => s.includes('INSERT INTO usage_months'));
+    expect(counted).toHaveLength(1);
+    expect(counted[0]).toContain('INSERT INTO audit_log_entries');
+    expect(statements.filter((s) => s.includes('audit_log_entries'))).toEqual(counted);
+    expect(statements).toHaveLength(3);
     // The rows it wrote: the record (as the read answers it), the webhook's delivery, the owner's email.
     const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', org.key);
     const kept = (await t.app
@@ -98,6 +102,16 @@ describe('the statements of one POST /api/interrupts (real Postgres)', () => {
     expect(JSON.parse(kept[0].record_json as string)).toEqual(read.body);
     expect(await rowsOf('webhook_deliveries', 'subject_id', id)).toBe(1);
     expect(await rowsOf('notifications', 'subject_id', id)).toBe(1);
+    // Its audit entry, written by the count's statement, and the month's count of both opens.
+    expect(await rowsOf('audit_log_entries', 'target_id', id)).toBe(1);
+    const month = (await t.app
+      .get(DataSource)
+      .query(`SELECT messages FROM usage_months WHERE organisation_id = $1`, [
+        org.owner.organisationId,
+      ])) as {
+      messages: number;
+    }[];
+    expect(month).toEqual([{ messages: 2 }]);
     // The Slack message, written by that statement (no other names slack_messages), to the
     // connection's channel.
     const messages = (await t.app

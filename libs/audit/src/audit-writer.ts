@@ -146,15 +146,32 @@ function auditRow(input: AuditRecordInput & { category: AuditCategory }): unknow
   ];
 }
 
+/** One row's INSERT, its parameters `auditRow`'s. */
+const INSERT_ONE_AUDIT_ROW = `${INSERT_AUDIT_ROW}
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, array_to_tsvector($14::text[]))`;
+
 async function insertAuditRow(
   db: SqlExecutor,
   input: AuditRecordInput & { category: AuditCategory },
 ): Promise<WrittenAuditEntry> {
   const row = auditRow(input);
-  await db.query(
-    `${INSERT_AUDIT_ROW}
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, array_to_tsvector($14::text[]))`,
-    row,
-  );
+  await db.query(INSERT_ONE_AUDIT_ROW, row);
   return { id: row[1] as string };
+}
+
+/** `writeAuditEntry`'s statement and the entry's id, unsent. */
+export interface AuditEntryStatement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  readonly id: string;
+}
+
+/**
+ * The statement `writeAuditEntry` would run, for a caller that sends it with others of the same
+ * change in one round trip (a new interrupt's count and entry, issue 28). The same rules: the
+ * change's transaction, as late in it as it can; the entry takes the chain's lock when it runs.
+ */
+export function auditEntryStatement(input: AuditEntryInput): AuditEntryStatement {
+  const values = auditRow(catalogued(input));
+  return { text: INSERT_ONE_AUDIT_ROW, values, id: values[1] as string };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '@interlock/domain';
+import { combineStatements, type Statement } from '../database/combined-statement';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 // The plan is the organisation owner's column: read through its fragment, in the same statement
 // as the counters (see organisation-plan-query.util.ts for why not a second call).
@@ -13,6 +14,18 @@ const MONTH = `utc_month_start(now()) AS start, utc_next_month_start(utc_month_s
  * from its running total `a` (LEFT JOINed: no row is no time). See migration 1795371981912.
  */
 const AGENT_SECONDS_USED = `agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())`;
+
+/** The month's allowance of messages of the organisation's plan ($2 free, $3 pro). */
+const MESSAGES_LIMIT = `(SELECT CASE o.plan WHEN 'pro' THEN $3::int ELSE $2::int END FROM ${organisationPlanRow('o', '$1::uuid')})`;
+
+/**
+ * One message counted in the month's row unless the plan's allowance is reached ($1 the
+ * organisation): the month's count when counted, no row when refused.
+ */
+const COUNT_MESSAGE = `INSERT INTO usage_months AS u (organisation_id, month, messages)
+       SELECT $1::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1 WHERE ${MESSAGES_LIMIT} > 0
+       ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1 WHERE u.messages < ${MESSAGES_LIMIT}
+       RETURNING u.messages`;
 
 /** What each plan includes, as the statements compare it (config.plans). */
 export interface PlanLimits {
@@ -39,23 +52,32 @@ export interface AgentHoursLeft {
 export class AllowancesRepository {
   /**
    * Counts one message in the month's row unless the plan's allowance is reached: one
-   * conditional upsert (concurrent callers queue on the row). False when refused.
+   * conditional upsert (concurrent callers queue on the row). False when refused. `alongside`:
+   * the caller's statements of the same change, whose answers it does not read and which
+   * neither read nor write the month's row (a new interrupt's audit entry), sent with it.
    */
   async countMessage(
     db: Queryable,
     organisationId: string,
     messages: PlanLimits,
+    alongside: readonly Statement[] = [],
   ): Promise<boolean> {
-    const limit = `(SELECT CASE o.plan WHEN 'pro' THEN $3::int ELSE $2::int END FROM ${organisationPlanRow('o', '$1::uuid')})`;
-    const counted = await queryRows<{ messages: number }>(
-      db,
-      `INSERT INTO usage_months AS u (organisation_id, month, messages)
-       SELECT $1::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1 WHERE ${limit} > 0
-       ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1 WHERE u.messages < ${limit}
-       RETURNING u.messages`,
-      [organisationId, messages.free, messages.pro],
-    );
-    return counted.length > 0;
+    const count = this.countMessageStatement(organisationId, messages);
+    // The caller's statements and the count as one when they can be (the count last: its rows
+    // answer), else each on its own, the count last.
+    const one = alongside.length === 0 ? count : combineStatements([...alongside, count]);
+    if (one === undefined)
+      for (const statement of alongside) await db.query(statement.text, [...statement.values]);
+    const { text, values } = one ?? count;
+    return (await queryRows<{ messages: number }>(db, text, [...values])).length > 0;
+  }
+
+  /** `countMessage`'s conditional upsert: a row (the month's count) when counted, none when refused. */
+  private countMessageStatement(organisationId: string, messages: PlanLimits): Statement {
+    return {
+      text: COUNT_MESSAGE,
+      values: [organisationId, messages.free, messages.pro],
+    };
   }
 
   /** The organisation's plan and the first day of next month (UTC, YYYY-MM-DD); undefined: no such organisation. */

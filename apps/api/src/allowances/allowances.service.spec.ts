@@ -50,8 +50,14 @@ describe('AllowancesService', () => {
   it("counts a message with the plans' allowances, and reads nothing more when it is counted", async () => {
     const { service, repository } = setUp();
     await service.consumeMessage(tx, ORG);
-    expect(repository.countMessage).toHaveBeenCalledWith(tx, ORG, { free: 100, pro: 10_000 });
+    expect(repository.countMessage).toHaveBeenCalledWith(tx, ORG, { free: 100, pro: 10_000 }, []);
     expect(repository.planAndRenewal).not.toHaveBeenCalled();
+    // The caller's statements go with the count.
+    const entry = { text: 'INSERT INTO audit_log_entries VALUES ($1)', values: [ORG] };
+    await service.consumeMessage(tx, ORG, [entry]);
+    expect(repository.countMessage).toHaveBeenLastCalledWith(tx, ORG, { free: 100, pro: 10_000 }, [
+      entry,
+    ]);
   });
 
   it("refuses a message once the month's allowance is spent: 402 with the SPEC's text naming the plan and renewal", async () => {

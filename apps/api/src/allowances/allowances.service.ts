@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig, PlanAllowances } from '../config/app-config';
+import type { Statement } from '../database/combined-statement';
 import type { Queryable } from '../database/query-rows.util';
 import {
   activeSessionsExhaustedMessage,
@@ -34,9 +35,16 @@ export class AllowancesService {
    * 402 when the month's allowance is spent. One conditional upsert: concurrent callers queue
    * on the month's row and each sees the count the previous one committed, so at most the
    * allowance ever succeeds. The plan is read in the same statement, so an upgrade counts at once.
+   * `alongside`: the caller's statements sent with the count (its audit entry: one round trip),
+   * which a refusal's rollback undoes with the rest.
    */
-  async consumeMessage(tx: Queryable, organisationId: string): Promise<void> {
-    if (await this.allowances.countMessage(tx, organisationId, this.limits('messages'))) return;
+  async consumeMessage(
+    tx: Queryable,
+    organisationId: string,
+    alongside: readonly Statement[] = [],
+  ): Promise<void> {
+    if (await this.allowances.countMessage(tx, organisationId, this.limits('messages'), alongside))
+      return;
     const row = await this.allowances.planAndRenewal(tx, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     throw new DomainError(

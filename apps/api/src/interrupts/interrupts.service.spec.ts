@@ -4,6 +4,7 @@ import { type ApiKeyActor, DomainError, JsonText } from '@interlock/domain';
 import type { AllowancesService } from '../allowances/allowances.service';
 import type { AppConfig } from '../config/app-config';
 import type { PreparedReads } from '../database/prepared-reads';
+import type { Statement } from '../database/combined-statement';
 import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -112,8 +113,14 @@ function setUp(
   const sessions = {
     lockForLink: more.lockForLink ?? jest.fn(async () => void steps.push('lock session')),
   } as unknown as SessionsService;
+  // The count, then the statements sent with it (its WITH entries run after it).
   const allowances = {
-    consumeMessage: more.consumeMessage ?? jest.fn(async () => void steps.push('count message')),
+    consumeMessage:
+      more.consumeMessage ??
+      jest.fn(async (db: typeof tx, _organisationId: string, alongside: Statement[] = []) => {
+        steps.push('count message');
+        for (const statement of alongside) await db.query(statement.text, [...statement.values]);
+      }),
   } as unknown as AllowancesService;
   const teams = { teamIdsOf: more.teamIdsOf ?? jest.fn(async () => []) } as unknown as TeamsService;
   const events = {

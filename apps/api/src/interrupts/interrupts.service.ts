@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
+  auditEntryStatement,
   chooseSearchPlan,
   parseTimestamp,
   searchTsquery,
@@ -324,21 +325,24 @@ export class InterruptsService {
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
         // time as possible. A refusal (402) rolls the insert and the event above back.
-        await this.allowances.consumeMessage(tx, organisationId);
-        await writeAuditEntry(tx, {
-          organisationId,
-          action: 'interrupt.created',
-          actor,
-          target: { type: 'interrupt', id, name: body.title },
-          metadata: {
-            externalId: body.externalId ?? null,
-            actionRequests: actionRequests.map((a) => a.name),
-            // Routing the agent asked for (SPEC §8e), only when it did: the (S) shape otherwise.
-            ...(body.priority === undefined ? {} : { priority: body.priority }),
-            ...(body.labels === undefined ? {} : { labels: agentLabels }),
-          },
-          ipAddress: ip,
-        });
+        // One statement, one round trip under those locks: the count, then the entry (a data-
+        // modifying WITH entry runs after the statement it leads to).
+        await this.allowances.consumeMessage(tx, organisationId, [
+          auditEntryStatement({
+            organisationId,
+            action: 'interrupt.created',
+            actor,
+            target: { type: 'interrupt', id, name: body.title },
+            metadata: {
+              externalId: body.externalId ?? null,
+              actionRequests: actionRequests.map((a) => a.name),
+              // Routing the agent asked for (SPEC §8e), only when it did: the (S) shape otherwise.
+              ...(body.priority === undefined ? {} : { priority: body.priority }),
+              ...(body.labels === undefined ? {} : { labels: agentLabels }),
+            },
+            ipAddress: ip,
+          }),
+        ]);
         const target = { type: 'interrupt' as const, id, name: body.title };
         // Assigned by its agent as it opened: audited as a member's assignment is, by the key.
         if (assignee !== null)

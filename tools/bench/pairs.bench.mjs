@@ -210,13 +210,13 @@ async function seedService(base, client) {
   return { key, keyId, organisationId, interruptId: interrupt.id, broken: checksumFailing(key) };
 }
 
-// The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
-// order: the interrupt, its record kept with the row (the service's rendering; here one of the
-// same length, its colons spaced), the outbox probe (no webhook: nothing written), the month's allowance
-// (conditional upsert) with the audit entry in one statement (its WITH entry, run after the count as
-// the service's is; its triggers chain it and count its words), COMMIT; then the announcement
-// (pg_notify) after the commit. A space after each colon, or pgbench reads
-// `:null` as a variable.
+// The statements of one POST /api/interrupts without webhooks (InterruptsService.create), as it
+// sends them: the interrupt, then one statement (combineStatements' shape: each write a WITH entry,
+// the count the statement they lead to, run first) of its record kept with the row (the service's
+// rendering; here one of the same length, its colons spaced), the outbox probe (no webhook: nothing
+// written), the audit entry (its triggers chain it and count its words) and the month's allowance
+// (conditional upsert), COMMIT; then the announcement (pg_notify) after the commit. A space after
+// each colon, or pgbench reads `:null` as a variable.
 const STORED_ACTIONS = JSON.stringify([
   {
     name: 'deploy',
@@ -247,18 +247,17 @@ const pgbenchInsert = (org, keyId) => `BEGIN;
 INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
   VALUES ('${org}', gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, '${keyId}', array_to_tsvector(ARRAY['deploy','to','prod']))
   RETURNING id AS iid, created_at \\gset
-UPDATE interrupts SET record_json = '${RECORD}' WHERE organisation_id = '${org}' AND id = :iid;
-WITH targets AS (
+WITH write_0 AS (UPDATE interrupts SET record_json = '${RECORD}' WHERE organisation_id = '${org}' AND id = :iid),
+targets AS (
   SELECT id FROM webhooks
    WHERE organisation_id = '${org}' AND enabled AND (event_types IS NULL OR 'interrupt.created' = ANY(event_types))
 ), event AS (
   INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at)
   SELECT '${org}', gen_random_uuid(), 'interrupt.created', :iid, '{}', now() WHERE EXISTS (SELECT 1 FROM targets)
   RETURNING id
-)
-INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
-SELECT '${org}', gen_random_uuid(), t.id, e.id, 'interrupt.created', :iid, now(), 10 FROM targets t CROSS JOIN event e;
-WITH write_0 AS (INSERT INTO audit_log_entries
+), write_1 AS (INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
+SELECT '${org}', gen_random_uuid(), t.id, e.id, 'interrupt.created', :iid, now(), 10 FROM targets t CROSS JOIN event e),
+write_2 AS (INSERT INTO audit_log_entries
   (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address, search)
   VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
           'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1',

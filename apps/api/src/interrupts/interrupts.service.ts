@@ -76,7 +76,7 @@ import type {
 } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
-import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { type OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox';
 import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
 import {
   INTERRUPT_STATUSES,
@@ -304,30 +304,30 @@ export class InterruptsService {
             : toInterruptResponse(
                 (await this.interrupts.read(tx, organisationId, id)) as InterruptRow,
               );
-        // The webhook events (usually one probe: no webhook) before the locks below, with the
-        // record kept with the row: rendered from the row as stored (jsonb's key order), as
-        // every read renders it. An open of one event writes them all in one statement.
-        await this.outbox.write(
-          tx,
-          organisationId,
-          [
-            { type: 'interrupt.created', subjectId: id, data: created },
-            ...(assignee === null
-              ? []
-              : [{ type: 'interrupt.assigned' as const, subjectId: id, data: created }]),
-            ...(applied === null
-              ? []
-              : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
-          ],
-          {},
-          [this.interrupts.keepRecordStatement(organisationId, row.id, JSON.stringify(interrupt))],
-        );
+        // The webhook events (usually one probe: no webhook), with the record kept with the row:
+        // rendered from the row as stored (jsonb's key order), as every read renders it.
+        const events: OutboxEvent[] = [
+          { type: 'interrupt.created', subjectId: id, data: created },
+          ...(assignee === null
+            ? []
+            : [{ type: 'interrupt.assigned' as const, subjectId: id, data: created }]),
+          ...(applied === null
+            ? []
+            : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
+        ];
+        const keep = [
+          this.interrupts.keepRecordStatement(organisationId, row.id, JSON.stringify(interrupt)),
+        ];
+        // An open of one event sends those rows with the count below, in one statement.
+        const writes = await this.outbox.statements(organisationId, events, {}, keep);
+        if (writes === undefined) await this.outbox.write(tx, organisationId, events, {}, keep);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
-        // time as possible. A refusal (402) rolls the insert and the event above back.
-        // One statement, one round trip under those locks: the count, then the entry (a data-
-        // modifying WITH entry runs after the statement it leads to).
+        // time as possible. A refusal (402) rolls the insert and the events back. One statement,
+        // one round trip under those locks: the count, then the entry and the outbox's rows
+        // (data-modifying WITH entries run after the statement they lead to).
         await this.allowances.consumeMessage(tx, organisationId, [
+          ...(writes ?? []),
           auditEntryStatement({
             organisationId,
             action: 'interrupt.created',

@@ -95,21 +95,53 @@ export class WebhookOutbox {
     cause: OutboxCause = {},
     alongside: readonly Statement[] = [],
   ): Promise<void> {
-    // The trace this change is part of (traces on): its deliveries continue it.
-    const traceParent = currentTraceparent();
-    const own = [
-      ...alongside,
-      ...events.map((event) => this.eventStatement(organisationId, event, traceParent)),
-    ];
     // One event (an interrupt opened, …): its rows and every listener's in one round trip.
-    const combined =
-      events.length === 1 && (await this.combined(own, organisationId, events, cause));
+    const all = await this.statements(organisationId, events, cause, alongside);
+    const combined = all && combineStatements(all);
     if (combined) {
       await tx.query(combined.text, [...combined.values]);
       return;
     }
-    for (const statement of own) await tx.query(statement.text, [...statement.values]);
+    for (const statement of this.own(organisationId, events, alongside))
+      await tx.query(statement.text, [...statement.values]);
     for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
+  }
+
+  /**
+   * What `write` would run, as statements that may run at once (none reads what another writes,
+   * none writes a row twice), for a caller that sends them with statements of its own in one
+   * (`combineStatements`; a new interrupt's, with its count and audit entry): the caller's
+   * `alongside`, the events' rows and every listener's. Undefined when they are not such
+   * statements (several events, or a listener that reads its own answers): then `write`.
+   */
+  async statements(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause = {},
+    alongside: readonly Statement[] = [],
+  ): Promise<Statement[] | undefined> {
+    if (events.length !== 1) return undefined;
+    const all = this.own(organisationId, events, alongside);
+    for (const listener of this.listeners) {
+      const theirs = await listener.statementsFor?.(organisationId, events, cause);
+      if (theirs === undefined) return undefined;
+      all.push(...theirs);
+    }
+    return all;
+  }
+
+  /** The caller's statements, then the events' own (WRITE_EVENT each). */
+  private own(
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    alongside: readonly Statement[],
+  ): Statement[] {
+    // The trace this change is part of (traces on): its deliveries continue it.
+    const traceParent = currentTraceparent();
+    return [
+      ...alongside,
+      ...events.map((event) => this.eventStatement(organisationId, event, traceParent)),
+    ];
   }
 
   /** The event kept, with a delivery to each webhook subscribed (WRITE_EVENT). */
@@ -140,21 +172,5 @@ export class WebhookOutbox {
         traceParent,
       ],
     };
-  }
-
-  /** Every statement of the write as one, when every listener can say its own (`statementsFor`). */
-  private async combined(
-    own: readonly Statement[],
-    organisationId: string,
-    events: readonly OutboxEvent[],
-    cause: OutboxCause,
-  ): Promise<Statement | undefined> {
-    const all = [...own];
-    for (const listener of this.listeners) {
-      const theirs = await listener.statementsFor?.(organisationId, events, cause);
-      if (theirs === undefined) return undefined;
-      all.push(...theirs);
-    }
-    return combineStatements(all);
   }
 }

@@ -163,7 +163,8 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
         description: a.description,
         allowedDecisions: a.allowedDecisions,
         args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
-        digest: actionDigest(interrupt.id, a.name, a.args),
+        // The record's own (rendered since version 4: the same digest), else worked out.
+        digest: a.actionDigest ?? actionDigest(interrupt.id, a.name, a.args),
         ...((a.requiredApprovals ?? 1) > 1
           ? {
               requiredApprovals: a.requiredApprovals,

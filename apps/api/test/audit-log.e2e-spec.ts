@@ -22,6 +22,7 @@ import {
   signUpProWithKey,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+import { cursorInstantOf, isoMillis } from '../src/audit-log/audit-entry.response';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
 
@@ -346,6 +347,53 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         'SELECT audit_log_render_version() AS version',
       );
       expect(version).toBe(AUDIT_RENDER_VERSION);
+    });
+
+    it("gives a cursor the instant of the entry's column: its createdAt is isoMillis of the column's UTC text, for any instant the column holds (property, on Postgres)", async () => {
+      // The page reads leave the instant's text out (auditPageColumns): a next cursor takes its
+      // instant from the page's last entry's rendering, and must say what isoMillis says of the
+      // column. The renderer's to_char rounds to the millisecond where isoMillis truncates; they
+      // agree because the column holds milliseconds only (a sub-millisecond instant is rounded
+      // as it is stored) — the column's type is pinned here with the property.
+      const [{ type }]: { type: string }[] = await ds.query(
+        `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+          WHERE attrelid = 'audit_log_entries'::regclass AND attname = 'created_at'`,
+      );
+      expect(type).toBe('timestamp(3) with time zone');
+      await write(org.organisationId, [{ summary: 'The instants' }]);
+      const micros = fc.oneof(
+        fc.integer({ min: 0, max: 999_999 }),
+        fc.constantFrom(0, 1, 499, 500, 999, 1000, 83_501, 123_456, 999_499, 999_500, 999_999),
+      );
+      const instants = fc.array(
+        fc
+          .tuple(
+            fc.date({
+              min: new Date('1000-01-01T00:00:00Z'),
+              max: new Date('9999-12-31T23:59:58Z'),
+            }),
+            micros,
+          )
+          .map(
+            ([date, us]) => `${date.toISOString().slice(0, 19)}.${String(us).padStart(6, '0')}+00`,
+          ),
+        { minLength: 1, maxLength: 50 },
+      );
+      await fc.assert(
+        fc.asyncProperty(instants, async (given) => {
+          // Each instant as the column stores it, in the newest entry's row, rendered.
+          const rows: { utc: string; entry_json: string }[] = await ds.query(
+            `SELECT (s AT TIME ZONE 'UTC')::text AS utc,
+                    audit_log_entry_json(jsonb_populate_record(e, jsonb_build_object('created_at', s))) AS entry_json
+               FROM unnest($2::timestamptz[]) AS i(t), LATERAL (SELECT t::timestamptz(3) AS s) AS stored,
+                    (SELECT e FROM audit_log_entries e WHERE organisation_id = $1 ORDER BY seq DESC LIMIT 1) AS newest`,
+            [org.organisationId, given],
+          );
+          expect(rows).toHaveLength(given.length);
+          for (const row of rows) expect(cursorInstantOf(row.entry_json)).toBe(isoMillis(row.utc));
+        }),
+        { numRuns: 30 },
+      );
     });
 
     it('is pinned to its version: a renderer replaced without raising the version fails here', async () => {

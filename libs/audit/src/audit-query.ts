@@ -208,6 +208,17 @@ export function auditJsonColumns(row = 'audit_log_entries'): string {
   return `(${row}.created_at AT TIME ZONE 'UTC')::text AS created_at_utc, ${row}.seq, ${auditEntryJsonColumn(row)}`;
 }
 
+/**
+ * The page reads' columns (a first page, a page of a walk): `auditJsonColumns` without the
+ * instant as text. A next cursor needs the instant of one row a page, the page's last, and the
+ * service reads it from that entry's rendering (its `createdAt`, the column's instant: the column
+ * holds milliseconds), so Postgres does not write one for every row (issue 28, session 22). `row`
+ * is the table's name or alias in the statement.
+ */
+export function auditPageColumns(row = 'audit_log_entries'): string {
+  return `${row}.seq, ${auditEntryJsonColumn(row)}`;
+}
+
 /** Bound parameters and the SQL conditions that use them, built up clause by clause. */
 class Clauses {
   readonly params: unknown[] = [];
@@ -287,19 +298,18 @@ function walkPage(c: Clauses, columns: string, take: number): SqlQuery {
   };
 }
 
-/** A page without `q`: an ordered walk of the best index for the filters. */
+/** A page without `q`: an ordered walk of the best index for the filters (`auditPageColumns`). */
 export function pageQuery(
   organisationId: string,
   filter: AuditFilter,
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
-  columns = auditJsonColumns(),
 ): SqlQuery {
   const c = new Clauses();
   scope(c, organisationId, snapshot, after);
   filters(c, filter);
-  return walkPage(c, columns, take);
+  return walkPage(c, auditPageColumns(), take);
 }
 
 /**
@@ -323,7 +333,7 @@ export function firstPageQuery(
   filters(c, filter);
   return walkPage(
     c,
-    `${auditJsonColumns()}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
+    `${auditPageColumns()}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot`,
     take,
   );
 }

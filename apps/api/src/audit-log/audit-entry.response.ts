@@ -87,6 +87,34 @@ export interface AuditJsonRow {
   entry_json: string;
 }
 
+/**
+ * An entry as the page reads return it (`auditPageColumns`): its API JSON text and its sequence
+ * number; its instant is the text's `createdAt` (`cursorInstantOf`). The search reads' rows
+ * (`AuditJsonRow`) are of this shape too.
+ */
+export interface AuditPageRow {
+  seq: string;
+  entry_json: string;
+}
+
+const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * An entry's instant for a cursor, from its API JSON text: its `createdAt`, the column's instant
+ * as `isoMillis` writes it — the column holds milliseconds (`timestamp(3)`), so the renderer's
+ * `to_char` (which rounds) and `isoMillis` (which truncates) agree; the audit-log e2e suite holds
+ * them together. One `JSON.parse` a page, for its last entry, where Postgres would write the
+ * instant of every row as text (issue 28, session 22).
+ */
+export function cursorInstantOf(entryJson: string): string {
+  const { createdAt } = JSON.parse(entryJson) as { createdAt?: unknown };
+  if (typeof createdAt !== 'string' || !ISO_MILLIS.test(createdAt))
+    throw new Error(
+      `an audit entry's createdAt is not an instant of four-digit years: ${String(createdAt)}`,
+    );
+  return createdAt;
+}
+
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
 
 /**

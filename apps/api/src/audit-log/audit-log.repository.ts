@@ -10,7 +10,7 @@ import {
   searchWalkQuery,
 } from '@interlock/audit';
 import { PreparedReads } from '../database/prepared-reads';
-import type { AuditJsonRow } from './audit-entry.response';
+import type { AuditJsonRow, AuditPageRow } from './audit-entry.response';
 
 /** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
 export type AuditWalkRow = AuditJsonRow & { hit: boolean; n: string };
@@ -28,8 +28,9 @@ export interface AuditPrefixRow {
  * The audit log's reads (`audit_log_entries`, `audit_log_heads`, `audit_log_words`; the writer
  * and the statements' text are `@interlock/audit`'s, whose plans the hand-written SQL keeps).
  * Every method reads one organisation, named first. Every entry comes back as its API JSON text
- * and its place in the walk (`auditJsonColumns`); the two page reads of the hot path (a first
- * page, a page of a walk) run as named prepared statements (`PreparedReads`).
+ * and its place in the walk (`auditJsonColumns`; the two page reads of the hot path, a first page
+ * and a page of a walk, without the instant as text: `auditPageColumns`); those two run as named
+ * prepared statements (`PreparedReads`).
  */
 @Injectable()
 export class AuditLogRepository {
@@ -47,7 +48,7 @@ export class AuditLogRepository {
     organisationId: string,
     filter: AuditFilter,
     take: number,
-  ): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
+  ): Promise<(AuditPageRow & { snapshot: string | null })[]> {
     const q = firstPageQuery(organisationId, filter, take);
     return this.reads.query(q.sql, q.params);
   }
@@ -59,7 +60,7 @@ export class AuditLogRepository {
     snapshot: string,
     after: AuditPosition | undefined,
     take: number,
-  ): Promise<AuditJsonRow[]> {
+  ): Promise<AuditPageRow[]> {
     const q = pageQuery(organisationId, filter, snapshot, after, take);
     return this.reads.query(q.sql, q.params);
   }

@@ -15,7 +15,14 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditJsonRow, AuditLogPage, isoMillis } from './audit-entry.response';
+import {
+  AuditEntryResponse,
+  AuditJsonRow,
+  AuditLogPage,
+  AuditPageRow,
+  cursorInstantOf,
+  isoMillis,
+} from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
 const position = (row: Pick<AuditJsonRow, 'created_at_utc' | 'seq'>): AuditPosition => ({
@@ -24,28 +31,29 @@ const position = (row: Pick<AuditJsonRow, 'created_at_utc' | 'seq'>): AuditPosit
 });
 
 /**
- * A page's entries as one JSON text (`entries`, the first `limit` rows' stored JSON joined), how
- * many rows there were (`taken`: `limit + 1` means a next page) and the place of the page's last
- * entry (`last_at`, `last_seq`: null when there is no next page).
+ * A page's entries as one JSON text (`entries`, the first `limit` rows' stored JSON joined) and
+ * the place of the page's last entry when there is a next page (`last`, else null).
  */
 interface AuditPageText {
   entries: string;
-  taken: number;
-  last_at: string | null;
-  last_seq: string | null;
+  last: AuditPosition | null;
 }
 
-/** A page's rows (up to `limit + 1`, in the walk's order) as `AuditPageText`. */
-function pageTextOf(rows: AuditJsonRow[], limit: number): AuditPageText {
+/**
+ * A page's rows (up to `limit + 1`, in the walk's order: one more than `limit` means a next page)
+ * as `AuditPageText`; the last entry's instant is its rendering's `createdAt` (`cursorInstantOf`).
+ */
+function pageTextOf(rows: AuditPageRow[], limit: number): AuditPageText {
   let entries = '';
   for (let i = 0; i < rows.length && i < limit; i++)
     entries += (i === 0 ? '' : ',') + rows[i].entry_json;
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   return {
     entries,
-    taken: rows.length,
-    last_at: last?.created_at_utc ?? null,
-    last_seq: last?.seq ?? null,
+    last:
+      last === undefined
+        ? null
+        : { createdAt: cursorInstantOf(last.entry_json), seq: String(last.seq) },
   };
 }
 
@@ -99,41 +107,29 @@ export class AuditLogService {
         organisationId,
         rows[0]?.snapshot ?? '0',
         digest,
-        query.limit,
         pageTextOf(rows, query.limit),
       );
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
-    return this.answer(
-      organisationId,
-      snapshot,
-      digest,
-      query.limit,
-      pageTextOf(rows, query.limit),
-    );
+    return this.answer(organisationId, snapshot, digest, pageTextOf(rows, query.limit));
   }
 
   /**
-   * The page's JSON text from its entries as one text (`AuditPageText`, of up to `limit + 1`
-   * entries: one more means a next page, whose cursor starts after the page's last entry).
+   * The page's JSON text from its entries as one text (`AuditPageText`), with a next cursor
+   * starting after the page's last entry when there is a next page.
    */
   private answer(
     organisationId: string,
     snapshot: string,
     digest: string,
-    limit: number,
     page: AuditPageText,
   ): JsonText<AuditLogPage> {
     const nextCursor =
-      page.taken > limit && page.last_at !== null && page.last_seq !== null
-        ? this.cursors.encode(organisationId, {
-            ...position({ created_at_utc: page.last_at, seq: page.last_seq }),
-            snapshot,
-            digest,
-          })
-        : null;
+      page.last === null
+        ? null
+        : this.cursors.encode(organisationId, { ...page.last, snapshot, digest });
     return new JsonText(`{"entries":[${page.entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   }
 
@@ -174,7 +170,7 @@ export class AuditLogService {
     snapshot: string,
     after: AuditPosition | undefined,
     take: number,
-  ): Promise<AuditJsonRow[]> {
+  ): Promise<AuditPageRow[]> {
     if (filter.words.length === 0) {
       return this.entries.jsonPage(organisationId, filter, snapshot, after, take);
     }

@@ -601,8 +601,11 @@ function decodeCursor(kind, organisationId, filters, token, arity) {
 }
 
 // ---- GET /api/audit-log: the plain page (SPEC §7), a Pro organisation's key -----------------------
-/** The entry's kept JSON (rendered again when not kept) and its place in the walk. */
-const AUDIT_COLUMNS = `(audit_log_entries.created_at AT TIME ZONE 'UTC')::text AS created_at_utc, audit_log_entries.seq, CASE WHEN audit_log_entries.entry_render_version = audit_log_render_version() AND audit_log_entries.entry_json IS NOT NULL
+/**
+ * The entry's kept JSON (rendered again when not kept) and its place in the walk (its instant is
+ * the JSON's `createdAt`, read for the page's last entry only).
+ */
+const AUDIT_COLUMNS = `audit_log_entries.seq, CASE WHEN audit_log_entries.entry_render_version = audit_log_render_version() AND audit_log_entries.entry_json IS NOT NULL
     THEN audit_log_entries.entry_json ELSE audit_log_entry_json(audit_log_entries) END AS entry_json`;
 /** A walk's first page and its snapshot (the organisation's newest sequence number) at once. */
 const AUDIT_FIRST = `SELECT ${AUDIT_COLUMNS}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot FROM audit_log_entries WHERE organisation_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`;
@@ -619,12 +622,13 @@ function auditDigest(limit) {
   }
   return digest;
 }
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
-/** Postgres' `2026-11-21 12:00:00.123456` (UTC) as `2026-11-21T12:00:00.123Z`. */
-function isoMillis(utc) {
-  if (!UTC_TIMESTAMP.test(utc)) throw new Error(`not a UTC timestamp of four-digit years: ${utc}`);
-  const fraction = utc.length > 20 ? utc.slice(20, 23) : '';
-  return `${utc.slice(0, 10)}T${utc.slice(11, 19)}.${fraction.padEnd(3, '0')}Z`;
+const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** An entry's instant for a cursor: its JSON's `createdAt` (the column holds milliseconds). */
+function instantOfEntry(entryJson) {
+  const { createdAt } = JSON.parse(entryJson);
+  if (typeof createdAt !== 'string' || !ISO_MILLIS.test(createdAt))
+    throw new Error(`an audit entry's createdAt is not an instant: ${String(createdAt)}`);
+  return createdAt;
 }
 const DIGITS = /^\d{1,19}$/;
 
@@ -695,7 +699,7 @@ async function auditPage(request, reply, id, started, key) {
       ? 'null'
       : JSON.stringify(
           encodeCursor(AUDIT_CURSORS, organisationId, '', [
-            isoMillis(last.created_at_utc),
+            instantOfEntry(last.entry_json),
             String(last.seq),
             snapshot,
             digest,

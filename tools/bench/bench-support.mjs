@@ -103,22 +103,72 @@ export function cpuMicros(pid) {
 }
 
 /**
- * The CPU time so far of a Postgres cluster on this machine, by process: its postmaster (`pid`)
- * and every process it started (backends, autovacuum, the writers), in microseconds. Processes
- * come and go, so two readings are compared with `cpuMicrosSince`.
+ * Each process of a Postgres cluster on this machine — its postmaster (`postmasterPid`) and every
+ * process it started (backends, autovacuum, the writers) — mapped to `read(pid)`.
  */
-export function clusterCpuMicros(postmasterPid) {
-  const times = new Map([[postmasterPid, cpuMicros(postmasterPid)]]);
+function clusterProcesses(postmasterPid, read) {
+  const found = new Map([[postmasterPid, read(postmasterPid)]]);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const { parent, user, system } = procStat(`/proc/${entry}/stat`);
-      if (parent === postmasterPid) times.set(Number(entry), user + system);
+      if (procStat(`/proc/${entry}/stat`).parent === postmasterPid)
+        found.set(Number(entry), read(Number(entry)));
     } catch {
       // Gone between the listing and the read.
     }
   }
-  return times;
+  return found;
+}
+
+/**
+ * The CPU time so far of a Postgres cluster on this machine, by process, in microseconds.
+ * Processes come and go, so two readings are compared with `cpuMicrosSince`.
+ */
+export function clusterCpuMicros(postmasterPid) {
+  return clusterProcesses(postmasterPid, cpuMicros);
+}
+
+/**
+ * How often each process of the cluster has slept so far (`voluntary_ctxt_switches` of
+ * `/proc/<pid>/status`): a backend sleeps when it has read all its client sent, so a backend's
+ * count over a window is how many times its client woke it.
+ */
+export function clusterWakeups(postmasterPid) {
+  return clusterProcesses(postmasterPid, (pid) =>
+    Number(
+      /^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1],
+    ),
+  );
+}
+
+/**
+ * What the cluster spent between two readings of `clusterCpuMicros` and `clusterWakeups`, by
+ * owner: a client backend by its database and `application_name` (as `pg_stat_activity` shows it
+ * through `client`, at the call), any other process by its kind (walwriter, autovacuum worker…), a
+ * process gone since as `ended`. Each owner: its processes, CPU microseconds and wake-ups.
+ */
+export async function clusterSpentByOwner(client, cpu, wakeups) {
+  const { rows } = await client.query(
+    `SELECT pid, backend_type, coalesce(datname, '') AS datname, application_name FROM pg_stat_activity`,
+  );
+  const owners = new Map(
+    rows.map((r) => [
+      r.pid,
+      r.backend_type === 'client backend'
+        ? `${r.datname}/${r.application_name || '(no application_name)'}`
+        : r.backend_type,
+    ]),
+  );
+  const spent = new Map();
+  for (const [pid, micros] of cpu.after) {
+    const owner = owners.get(pid) ?? 'ended';
+    const sum = spent.get(owner) ?? { processes: 0, micros: 0, wakeups: 0 };
+    sum.processes += 1;
+    sum.micros += micros - (cpu.before.get(pid) ?? 0);
+    sum.wakeups += (wakeups.after.get(pid) ?? 0) - (wakeups.before.get(pid) ?? 0);
+    spent.set(owner, sum);
+  }
+  return spent;
 }
 
 /**

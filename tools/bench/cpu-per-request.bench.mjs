@@ -39,7 +39,10 @@
 // (every Postgres process of it, from /proc) per request in the same window: the pair bench shares
 // the machine's cores with Postgres, so a change that moves work into or out of a statement shows
 // there (not when the cluster is elsewhere, BENCH_DATABASE_URL). Without AGAINST the cluster's
-// CPU a request is printed beside each measurement as it ends (the bare app's statements too).
+// CPU a request is printed beside each measurement as it ends (the bare app's statements too), and
+// with POSTGRES_BY_OWNER=1 split by owner: each client backend by its database and application_name
+// (the service's pool, its listener and control connections, the floor's pool), the writers and
+// autovacuum by kind, with how often each owner's processes were woken a request.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -51,6 +54,8 @@ import {
   build,
   checksumFailing,
   clusterCpuMicros,
+  clusterSpentByOwner,
+  clusterWakeups,
   cpuMicros,
   cpuMicrosSince,
   machine,
@@ -89,6 +94,9 @@ let postmaster;
 let lastPostgres;
 /** The bytes of an answer (head and body, as autocannon read them) of the last `measure`. */
 let lastBytes;
+const BY_OWNER = process.env.POSTGRES_BY_OWNER === '1';
+/** With POSTGRES_BY_OWNER=1: the cluster's readings around the last `measure`, for `clusterSpentByOwner`. */
+let lastWindow;
 /**
  * CPU microseconds the process spent per request over REQUESTS requests (after a warm-up); every
  * answer a 2xx, or with `refused` every answer a 4xx (the malformed-key 401). With `body`, each
@@ -110,6 +118,8 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
   const before = cpuMicros(pid);
   const clusterBefore = postmaster === undefined ? undefined : clusterCpuMicros(postmaster);
+  const wakeupsBefore =
+    BY_OWNER && postmaster !== undefined ? clusterWakeups(postmaster) : undefined;
   const out = JSON.parse(
     execFileSync(autocannon, ['-j', '-a', String(requests), ...args], {
       encoding: 'utf8',
@@ -120,10 +130,19 @@ function measure(pid, url, headers = [], requests = REQUESTS, refused = false, b
   if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
   const spent = (cpuMicros(pid) - before) / requests;
   lastBytes = out.throughput.total / out.requests.total;
+  const clusterAfter = clusterBefore === undefined ? undefined : clusterCpuMicros(postmaster);
   lastPostgres =
     clusterBefore === undefined
       ? undefined
-      : cpuMicrosSince(clusterBefore, clusterCpuMicros(postmaster)) / requests;
+      : cpuMicrosSince(clusterBefore, clusterAfter) / requests;
+  lastWindow =
+    wakeupsBefore === undefined
+      ? undefined
+      : {
+          cpu: { before: clusterBefore, after: clusterAfter },
+          wakeups: { before: wakeupsBefore, after: clusterWakeups(postmaster) },
+          requests,
+        };
   return spent;
 }
 
@@ -384,6 +403,24 @@ const measurements = {
       }),
 };
 
+/** POSTGRES_BY_OWNER=1: the owners that spent anything in a window, µs and wake-ups a request. */
+async function spentByOwner({ cpu, wakeups, requests }) {
+  const admin = new pg.Client({ connectionString: db.adminUrl });
+  await admin.connect();
+  try {
+    const spent = await clusterSpentByOwner(admin, cpu, wakeups);
+    return [...spent]
+      .filter(([, s]) => s.micros > 0 || s.wakeups > 0)
+      .map(
+        ([owner, s]) =>
+          `${owner} ×${s.processes} ${(s.micros / requests).toFixed(1)} µs, ${(s.wakeups / requests).toFixed(2)} wake-ups`,
+      )
+      .join('; ');
+  } finally {
+    await admin.end();
+  }
+}
+
 const rows = [];
 try {
   for (let round = 1; round <= ROUNDS; round++) {
@@ -397,6 +434,7 @@ try {
         log(
           `${name}: ${us(row[name])} µs a request, Postgres ${us(lastPostgres)} µs, ${us(lastBytes)} bytes an answer`,
         );
+      if (lastWindow !== undefined) log(`  Postgres by owner: ${await spentByOwner(lastWindow)}`);
     }
     rows.push(row);
   }

@@ -230,10 +230,20 @@ export function stopper(child) {
     });
 }
 
+const productionDockerfile = () => readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
+
 /** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
 export function productionNodeOptions() {
-  const dockerfile = readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
-  return /NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1] ?? '';
+  return /NODE_OPTIONS=(\S+)/.exec(productionDockerfile())?.[1] ?? '';
+}
+
+/**
+ * The Node options the production image's CMD gives before the service's script (V8 options
+ * NODE_OPTIONS refuses, such as `--no-allocation-site-pretenuring`), for `startService`'s `nodeArgs`.
+ */
+export function productionNodeArgs() {
+  const cmd = /^CMD \["node", (.*), "dist\/apps\/api\/main\.js"\]$/m.exec(productionDockerfile());
+  return cmd === null ? [] : JSON.parse(`[${cmd[1]}]`);
 }
 
 /**

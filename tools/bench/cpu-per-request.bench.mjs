@@ -28,7 +28,8 @@
 // instance of its own): the side that had done the setup came out 15–45 % dearer. AGAINST_LOG_LEVEL
 // runs the other service at another level (AGAINST=. AGAINST_LOG_LEVEL=warn: what the request's
 // log line costs this build, info over warn). SERVICE_NODE_OPTIONS: the measured service's
-// NODE_OPTIONS (default none; `production`: the production image's, docker/api.Dockerfile), and
+// NODE_OPTIONS (default none; `production`: the production image's, docker/api.Dockerfile, with the
+// options its CMD gives before the script), and
 // AGAINST_NODE_OPTIONS the other's (default SERVICE_NODE_OPTIONS): AGAINST=. with two of them
 // measures what a V8 option costs. SERVICE_NODE_ARGS: Node options for the measured service that
 // NODE_OPTIONS refuses, space-separated, before its script (e.g. `--trace-gc`, `--inspect=127.0.0.1:9339`,
@@ -61,6 +62,7 @@ import {
   machine,
   localPostmaster,
   median,
+  productionNodeArgs,
   productionNodeOptions,
   prepareBaseline,
   root,
@@ -278,9 +280,14 @@ const floor = FLOOR
 if (floor !== undefined) log(floor.checked);
 await service.stop();
 const nodeOptions = (given) => (given === 'production' ? productionNodeOptions() : (given ?? ''));
+/** `production` also gives the options the image's CMD puts before the script. */
+const nodeArgs = (given) => (given === 'production' ? productionNodeArgs() : []);
 const SERVICE_NODE_OPTIONS = nodeOptions(process.env.SERVICE_NODE_OPTIONS);
 /** SERVICE_NODE_ARGS: Node options NODE_OPTIONS refuses (e.g. `--trace-gc`), before the script. */
-const SERVICE_NODE_ARGS = process.env.SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const SERVICE_NODE_ARGS = [
+  ...nodeArgs(process.env.SERVICE_NODE_OPTIONS),
+  ...(process.env.SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+];
 try {
   service = await startService(
     { ...serviceEnv, NODE_OPTIONS: SERVICE_NODE_OPTIONS },
@@ -331,7 +338,7 @@ if (against !== undefined) {
           process.env.AGAINST_NODE_OPTIONS ?? process.env.SERVICE_NODE_OPTIONS,
         ),
       },
-      [],
+      nodeArgs(process.env.AGAINST_NODE_OPTIONS ?? process.env.SERVICE_NODE_OPTIONS),
       against,
     );
     for (const [name, [path, ...rest]] of Object.entries(routes)) {

@@ -25,7 +25,8 @@
 //   MEMORY_MINUTES       minutes of mixed full load while RSS is sampled (default 1; 5 for the target, 0 skips)
 //   INBOX_INTERRUPTS     open interrupts the inbox pair's organisation holds (default 200)
 //   CPU_PROF=dir         runs the service with node --cpu-prof into dir (profiles written at exit)
-//   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile)
+//   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile,
+//                        with the options its CMD gives before the script; none of those when this is set)
 //   BENCH_WRITE=0        print, do not write BENCHMARKS.md
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -51,6 +52,7 @@ import {
   machine,
   median,
   prepareBaseline,
+  productionNodeArgs,
   productionNodeOptions,
   root,
   runPair as runBaselinePair,
@@ -132,7 +134,8 @@ function findPgbench() {
 
 async function startService(databaseUrl, logLevel) {
   const port = await freePort();
-  const nodeArgs = [];
+  // As the image runs it: the options its CMD gives before the script (unless NODE_OPTIONS is the bench's).
+  const nodeArgs = process.env.SERVICE_NODE_OPTIONS === undefined ? productionNodeArgs() : [];
   if (process.env.CPU_PROF) {
     mkdirSync(process.env.CPU_PROF, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF));
@@ -723,7 +726,7 @@ engineers' runs, so only the ratios, each taken in one run (A and B alternated, 
 Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A then B, a
 ${WARMUP} s warm-up before every run, ${CONNECTIONS} connections; the ratio is the median of the per-round ratios); the POST pair
 alternates autocannon with pgbench the same way. The service runs with \`NODE_ENV=production\`, its pool of ${POOL} against
-the bare apps' \`PG_POOL_MAX=${POOL}\`, the key budget on but out of reach, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
+the bare apps' \`PG_POOL_MAX=${POOL}\`, the key budget on but out of reach, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\`${process.env.SERVICE_NODE_OPTIONS === undefined ? ` with \`node ${productionNodeArgs().join(' ')}\`` : ''} as in the production
 image; at \`info\` it writes one line per request (to /dev/null). The goals are issue 28's, against bare Fastify.${
   BASELINES.includes(FLOOR)
     ? `

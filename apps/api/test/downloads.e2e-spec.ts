@@ -152,7 +152,7 @@ describe('/downloads with nothing built', () => {
 });
 
 describe("/downloads in the container image's layout (docker/api.Dockerfile)", () => {
-  // The image runs `node dist/apps/api/main.js` in WORKDIR /app with the packages that
+  // The image runs `dist/apps/api/main.js` with Node in WORKDIR /app with the packages that
   // build-downloads.mjs wrote copied to /app/dist/downloads and no DOWNLOADS_DIR: the built
   // service, started the same way in a folder laid out the same way, serves them.
   let app: string;

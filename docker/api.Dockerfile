@@ -46,8 +46,9 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node receives SIGTERM directly (exec form): it drains in-flight requests and exits 0.
-# --no-allocation-site-pretenuring (a V8 option NODE_OPTIONS refuses): without it a process under
-# load could fall, for the rest of its life, into promoting the rows pg decodes (its PK read and
-# pages ~1.5-2x the CPU; 8 of 15 loaded processes against 0 of 7 with it, and no cost otherwise:
-# BENCHMARKS.md, "Issue 28, session 22 (dearstate)"). tools/bench reads it from here.
+# --no-allocation-site-pretenuring (a V8 option NODE_OPTIONS refuses): without it a process could
+# fall, for the rest of its life, into promoting short-lived request garbage (which allocation
+# site starts it is not found), its PK read and pages then costing ~1.5-2x the CPU: 8 of 15
+# processes in loaded bench runs without it, 0 of 7 with it, no cost measured otherwise
+# (BENCHMARKS.md, "Issue 28, session 22 (dearstate)"). tools/bench reads it from here.
 CMD ["node", "--no-allocation-site-pretenuring", "dist/apps/api/main.js"]

@@ -4,7 +4,10 @@
 // for byte: the redaction's patterns (SECRET_NAME, KEY_LIKE, TOKEN_LIKE and INVITATION are
 // apps/api/src/logging/logger.ts's, as they are) and the request id's SANE_ID
 // (request-id.middleware.ts); its line writer (room / putString / putInteger) follows the
-// service's JsonBytes technique. The request handling, the key, the budget and the answers are
+// service's JsonBytes technique. So that its answers are the service's, it also runs the
+// service's SQL texts (copied, and checked equal by hand when written: the bench-floor e2e checks
+// the answers, not the texts, so a changed statement that answers the same goes unnoticed) and
+// makes libs/cursor's cursor format. The request handling, the key, the budget and the answers are
 // its own. Routes:
 //   GET /health/live           {"status":"ok"}
 //   GET /api/whoami            the key's organisation, plan and key (x-api-key)

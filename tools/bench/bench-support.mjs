@@ -560,13 +560,31 @@ export async function startCheckedFloor(
   key,
   interruptId,
 ) {
-  const floor = await startBaseline(dir, databaseUrl, pool, 'fastify-duties', env);
+  const floor = await startBaseline(dir, databaseUrl, pool, 'fastify-duties', {
+    RECORD_RENDER_VERSION: String(recordRenderVersion()),
+    ...env,
+  });
   try {
     return { ...floor, checked: await checkFloor(serviceBase, floor.base, key, interruptId) };
   } catch (error) {
     await floor.stop();
     throw error;
   }
+}
+
+/**
+ * The service's RECORD_RENDER_VERSION (apps/api/src/interrupts/interrupt-record.ts): the version a
+ * kept `record_json` is stamped with, for a bench's statements that keep records as the service does.
+ */
+export function recordRenderVersion() {
+  const source = readFileSync(
+    join(root, 'apps', 'api', 'src', 'interrupts', 'interrupt-record.ts'),
+    'utf8',
+  );
+  const version = /export const RECORD_RENDER_VERSION = (\d+);/.exec(source)?.[1];
+  if (version === undefined)
+    throw new Error('RECORD_RENDER_VERSION not found in interrupt-record.ts');
+  return Number(version);
 }
 
 /** The median of numbers: the middle one, or the mean of the two middle ones. */

@@ -54,6 +54,7 @@ import {
   prepareBaseline,
   productionNodeArgs,
   productionNodeOptions,
+  recordRenderVersion,
   root,
   runPair as runBaselinePair,
   seedAuditEntries,
@@ -250,7 +251,7 @@ const pgbenchInsert = (org, keyId) => `BEGIN;
 INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
   VALUES ('${org}', gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, '${keyId}', array_to_tsvector(ARRAY['deploy','to','prod']))
   RETURNING id AS iid, created_at \\gset
-WITH write_0 AS (UPDATE interrupts SET record_json = '${RECORD}' WHERE organisation_id = '${org}' AND id = :iid),
+WITH write_0 AS (UPDATE interrupts SET record_json = '${RECORD}', record_version = ${recordRenderVersion()} WHERE organisation_id = '${org}' AND id = :iid),
 targets AS (
   SELECT id FROM webhooks
    WHERE organisation_id = '${org}' AND enabled AND (event_types IS NULL OR 'interrupt.created' = ANY(event_types))

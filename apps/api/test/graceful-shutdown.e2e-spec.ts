@@ -11,6 +11,7 @@ import { SseClient } from './support/sse-client';
 // they were a second's scheduling away from missing it), short beside the production default.
 const DRAIN_DELAY_MS = 5_000;
 const SHUTDOWN_TIMEOUT_MS = 20_000;
+const onFastify = (process.env.HTTP_ADAPTER ?? 'fastify') === 'fastify';
 
 /** A GET on a connection of its own (no keep-alive pool): what a new client does. */
 function freshGet(baseUrl: string, path: string): Promise<IncomingMessage & { body: string }> {
@@ -90,6 +91,28 @@ describe('SIGTERM drain', () => {
     // Before the signal: the connection is kept, advertising 5 s (the server keeps it 65).
     expect(first.headers.get('connection')).toBe('keep-alive');
     expect(first.headers.get('keep-alive')).toBe('timeout=5');
+    // So do the answers Fastify's router gives before the front door's hook runs (its
+    // frameworkErrors): a malformed URL's 400, and a parameter over the router's length (414,
+    // answered 404). Without the connection step there, Node advertises its own `timeout=65`.
+    // (Express routes both on: the same headers, on its own answers.)
+    const refusedByRouter = () =>
+      Promise.all([
+        fetch(`${service.baseUrl}/api/%zz`),
+        fetch(`${service.baseUrl}/api/interrupts/${'a'.repeat(2049)}`),
+      ]);
+    const [badUrl, longParam] = await refusedByRouter();
+    if (onFastify) {
+      expect([badUrl.status, longParam.status]).toEqual([400, 404]);
+      expect(await badUrl.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'path: is not a valid URL.',
+      });
+      expect(await longParam.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    for (const res of [badUrl, longParam]) {
+      expect(res.headers.get('connection')).toBe('keep-alive');
+      expect(res.headers.get('keep-alive')).toBe('timeout=5');
+    }
     // A Live View stream open across the shutdown: it keeps going through the drain delay and
     // ends cleanly when the service stops accepting.
     const liveSession = (await (
@@ -142,6 +165,13 @@ describe('SIGTERM drain', () => {
     expect(live.statusCode).toBe(200);
     expect(live.headers.connection).toBe('close');
     expect(live.headers['keep-alive']).toBeUndefined();
+    const drained = await refusedByRouter();
+    if (onFastify) expect(drained.map((res) => res.status)).toEqual([400, 404]);
+    for (const res of drained) {
+      expect(res.headers.get('connection')).toBe('close');
+      expect(res.headers.get('keep-alive')).toBeNull();
+      await res.arrayBuffer();
+    }
     const appended = await fetch(`${service.baseUrl}/api/sessions/${liveSession.id}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },

@@ -159,11 +159,18 @@ const drains = new WeakMap<Server, HttpDrain>();
  */
 export function connectionHeaderStep(server: Server): (res: HttpResponse) => void {
   setByFrontDoor.add(server);
-  return (res) => {
-    const drain = drains.get(server);
-    if (drain !== undefined && !drain.isDraining)
-      setAnswerHeader(res, 'keep-alive', KEEP_ALIVE_HEADER);
-  };
+  return (res) => advertiseKeepAlive(server, res);
+}
+
+/**
+ * The connection step itself, for an answer of `server` that the front door's hook never saw
+ * (Fastify's `frameworkErrors`: a malformed URL, a parameter over the router's length):
+ * `Keep-Alive: timeout=5` while its drain is not draining (Node's own `timeout=65` otherwise).
+ */
+export function advertiseKeepAlive(server: Server, res: HttpResponse): void {
+  const drain = drains.get(server);
+  if (drain !== undefined && !drain.isDraining)
+    setAnswerHeader(res, 'keep-alive', KEEP_ALIVE_HEADER);
 }
 
 /**

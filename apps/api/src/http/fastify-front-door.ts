@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ERROR_MESSAGES } from '@interlock/domain';
 import type { DashboardResponder } from './dashboard.middleware';
 import { isServicePath } from './dashboard.middleware';
-import { connectionHeaderStep } from '../health/http-drain';
+import { advertiseKeepAlive, connectionHeaderStep } from '../health/http-drain';
 import { takeAnswer } from './answer-headers';
 import { sendError } from './error-response.util';
 import { jsonSizeProblem } from './json-limits.util';
@@ -183,7 +183,8 @@ function decoded(
 
 /**
  * Fastify's answer to a request its router refused before any hook ran (a malformed URL: 400;
- * a route parameter over `maxParamLength`: 414), with the SPEC §4 body and a request id.
+ * a route parameter over `maxParamLength`: 414), with the SPEC §4 body, a request id and the
+ * connection's header the hook would have set (`Keep-Alive: timeout=5`).
  */
 export function fastifyFrameworkError(
   error: Error & { statusCode?: number },
@@ -194,6 +195,7 @@ export function fastifyFrameworkError(
     requestStateOf(request.raw).id === ''
       ? assignRequestId(request.raw, reply.raw, reply)
       : requestStateOf(request.raw);
+  advertiseKeepAlive(request.server.server, reply);
   const status = error.statusCode ?? 400;
   if (status === 414) {
     sendError(reply, 404, 'NOT_FOUND', ERROR_MESSAGES.NOT_FOUND, state.id);

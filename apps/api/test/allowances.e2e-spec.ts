@@ -1,13 +1,18 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApiKey, setPlan, signUpOwner } from './support/factories';
+import { SlackStandIn } from './support/slack-stand-in';
 import { startTestApp, TestApp } from './support/test-app';
 
 const MESSAGES_TEXT = 'This organisation has used its included messages for the month';
 const HOURS_TEXT = 'This organisation has used its included agent hours for the month';
+/** The Slack workspace an organisation connects in the refusal's rollback case. */
+const BOT_TOKEN = 'xoxb-1111-2222-allowancestoken';
+const WORKSPACE = { teamId: 'T0AL', teamName: 'Allowances', botUserId: 'U0BOT', token: BOT_TOKEN };
 
 describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
   let t: TestApp;
+  let slack: SlackStandIn;
   const http = () => request(t.app.getHttpServer());
   const interrupt = (key: string, title = 'Deploy') =>
     http()
@@ -24,17 +29,21 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
   }
 
   beforeAll(async () => {
+    slack = new SlackStandIn(WORKSPACE);
+    await slack.start();
     t = await startTestApp({
       env: {
         PLAN_FREE_MESSAGES: '5',
         PLAN_PRO_MESSAGES: '15',
         PLAN_FREE_AGENT_HOURS: '2',
         PLAN_PRO_AGENT_HOURS: '10',
+        SLACK_API_URL: slack.url,
       },
     });
   });
   afterAll(async () => {
     await t.close();
+    await slack.stop();
   });
 
   it('the 6th interrupt of the month answers 402 with the exact text and writes nothing; upgrading to Pro lifts it', async () => {
@@ -98,6 +107,54 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
       activeSessions: { used: 0, included: 1000 },
       sessionMessageRetentionSeconds: 90 * 86_400,
     });
+  });
+
+  it('a refused open (402) leaves no webhook event, notification or Slack message: its one statement rolls back whole', async () => {
+    const { owner, key } = await organisation();
+    // A webhook, a Slack connection, and the owner told of every new interrupt: each open writes
+    // a row of each, in the statement of its count (interrupt-round-trips e2e).
+    const connected = await http()
+      .put('/api/notifications/slack')
+      .set('cookie', owner.cookie)
+      .send({
+        botToken: BOT_TOKEN,
+        signingSecret: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+        channelId: 'C0ALLOWANCES',
+      });
+    expect(connected.status).toBe(200);
+    const hook = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: 'https://example.test/hook', eventTypes: null });
+    expect(hook.status).toBe(201);
+    const rows = async () => {
+      const n: Record<string, number> = {};
+      for (const table of [
+        'interrupts',
+        'webhook_events',
+        'webhook_deliveries',
+        'notifications',
+        'slack_messages',
+      ])
+        n[table] = await count(
+          `SELECT count(*)::int AS n FROM ${table} WHERE organisation_id = $1`,
+          [owner.organisationId],
+        );
+      return n;
+    };
+    for (let i = 1; i <= 5; i++) expect((await interrupt(key, `Deploy ${i}`)).status).toBe(201);
+    const allowed = await rows();
+    expect(allowed).toEqual({
+      interrupts: 5,
+      webhook_events: 5,
+      webhook_deliveries: 5,
+      notifications: 5,
+      slack_messages: 5,
+    });
+    const refused = await interrupt(key, 'Deploy 6');
+    expect(refused.status).toBe(402);
+    expect(refused.body.code).toBe('MESSAGES_ALLOWANCE_EXHAUSTED');
+    expect(await rows()).toEqual(allowed);
   });
 
   it('50 concurrent opens with 10 left: exactly 10 succeed, the rest answer 402', async () => {

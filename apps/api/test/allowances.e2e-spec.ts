@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { auditEntryStatement } from '@interlock/audit';
+import { AllowancesRepository } from '../src/allowances/allowances.repository';
 import { createApiKey, setPlan, signUpOwner } from './support/factories';
 import { SlackStandIn } from './support/slack-stand-in';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 const MESSAGES_TEXT = 'This organisation has used its included messages for the month';
 const HOURS_TEXT = 'This organisation has used its included agent hours for the month';
@@ -155,6 +159,74 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe('MESSAGES_ALLOWANCE_EXHAUSTED');
     expect(await rows()).toEqual(allowed);
+  });
+
+  it('the count before the statements sent with it when they go one by one: the month’s row is locked before the audit chain’s head, as in the one statement', async () => {
+    const { owner, key } = await organisation();
+    const organisationId = owner.organisationId;
+    // The month's row and the chain's head exist.
+    expect((await interrupt(key)).status).toBe(201);
+    const ds = t.app.get(DataSource);
+    const entry = auditEntryStatement({
+      organisationId,
+      action: 'interrupt.created',
+      actor: { type: 'api_key', id: randomUUID(), name: 'agent' },
+      target: { type: 'interrupt', id: randomUUID(), name: 'Deploy' },
+      metadata: { externalId: null, actionRequests: ['deploy'] },
+    });
+    // A comment keeps combineStatements from taking the entry apart: each is sent on its own.
+    const alongside = [{ text: `${entry.text} /* on its own */`, values: entry.values }];
+    const holder = ds.createQueryRunner();
+    const opener = ds.createQueryRunner();
+    let counting: Promise<boolean> | undefined;
+    const rollBack = async (runner: QueryRunner) => {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+    };
+    try {
+      await holder.connect();
+      await opener.connect();
+      // Another open of the organisation holds the month's row.
+      await holder.startTransaction();
+      await holder.query(`SELECT 1 FROM usage_months WHERE organisation_id = $1 FOR UPDATE`, [
+        organisationId,
+      ]);
+      await opener.startTransaction();
+      const [{ pid }] = (await opener.query('SELECT pg_backend_pid() AS pid')) as { pid: number }[];
+      counting = t.app
+        .get(AllowancesRepository)
+        .countMessage(opener, organisationId, { free: 5, pro: 15 }, alongside);
+      await waitFor(
+        async () =>
+          (
+            (await ds.query(
+              `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`,
+              [pid],
+            )) as unknown[]
+          ).length > 0,
+        'the count to wait for the month’s row',
+      );
+      // Waiting for the month's row, it holds nothing of the audit chain: another writer of
+      // the organisation's log is not kept waiting behind it (and cannot deadlock with it).
+      const head = (await ds.query(
+        `SELECT 1 FROM audit_log_heads WHERE organisation_id = $1 FOR UPDATE NOWAIT`,
+        [organisationId],
+      )) as unknown[];
+      expect(head).toHaveLength(1);
+      await rollBack(holder);
+      expect(await counting).toBe(true);
+      // Then the entry went: counted, and the chain's head is the opener's until it ends.
+      await expect(
+        ds.query(`SELECT 1 FROM audit_log_heads WHERE organisation_id = $1 FOR UPDATE NOWAIT`, [
+          organisationId,
+        ]),
+      ).rejects.toThrow(/could not obtain lock/);
+    } finally {
+      await rollBack(holder);
+      await counting?.catch(() => undefined);
+      await rollBack(opener);
+      await holder.release();
+      await opener.release();
+    }
   });
 
   it('50 concurrent opens with 10 left: exactly 10 succeed, the rest answer 402', async () => {

@@ -52,9 +52,10 @@ export interface AgentHoursLeft {
 export class AllowancesRepository {
   /**
    * Counts one message in the month's row unless the plan's allowance is reached: one
-   * conditional upsert (concurrent callers queue on the row). False when refused. `alongside`:
-   * the caller's statements of the same change, whose answers it does not read and which
-   * neither read nor write the month's row (a new interrupt's audit entry), sent with it.
+   * conditional upsert (concurrent callers queue on the row). False when refused, and then the
+   * caller rolls back whatever of `alongside` ran. `alongside`: the caller's statements of the
+   * same change, whose answers it does not read and which neither read nor write the month's
+   * row (a new interrupt's audit entry and outbox rows), sent with it.
    */
   async countMessage(
     db: Queryable,
@@ -63,13 +64,20 @@ export class AllowancesRepository {
     alongside: readonly Statement[] = [],
   ): Promise<boolean> {
     const count = this.countMessageStatement(organisationId, messages);
-    // The caller's statements and the count as one when they can be (the count last: its rows
-    // answer), else each on its own, the count last.
+    // The caller's statements and the count as one when they can be: the count is the statement
+    // they lead to (its rows answer), so it runs first and their WITH entries after it.
     const one = alongside.length === 0 ? count : combineStatements([...alongside, count]);
-    if (one === undefined)
+    if (one !== undefined)
+      return (await queryRows<{ messages: number }>(db, one.text, [...one.values])).length > 0;
+    // Else each on its own in the same order: the count first, so the month's row is locked
+    // before anything they lock (the audit chain's head) — as in the one statement, so two opens
+    // of one organisation, one on each path, never wait for each other's lock in turn. A refusal
+    // sends none of them.
+    const counted =
+      (await queryRows<{ messages: number }>(db, count.text, [...count.values])).length > 0;
+    if (counted)
       for (const statement of alongside) await db.query(statement.text, [...statement.values]);
-    const { text, values } = one ?? count;
-    return (await queryRows<{ messages: number }>(db, text, [...values])).length > 0;
+    return counted;
   }
 
   /** `countMessage`'s conditional upsert: a row (the month's count) when counted, none when refused. */

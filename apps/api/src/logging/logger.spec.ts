@@ -18,6 +18,7 @@ import {
 import type { AppConfig } from '../config/app-config';
 import { assignRequestId } from '../http/request-id.middleware';
 import { markTracingEnabled } from '../tracing/spans';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createLogger, httpLogger, isoTime, redactUrl } from './logger';
 import { lineBatching } from './log-destination.util';
@@ -392,6 +393,63 @@ describe.each([
 
   it('is written only to a logger createLogger made (its stream and base fields)', () => {
     expect(() => httpLogger(pino(), 'ilk_')).toThrow(/createLogger/);
+  });
+});
+
+// On Fastify the service's headers go on the reply (`setAnswerHeader`), and Fastify hands them to
+// Node's response as it writes the head, which keeps none of them: the line lists the reply's
+// headers then, censored as Node's response's are.
+describe("the request line of an answer whose headers are Fastify's reply's", () => {
+  const lines: Array<Record<string, unknown>> = [];
+  /** The header names Node's response held once each answer was sent. */
+  const heldByNode: string[][] = [];
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    const json = { logLevel: 'info', logFormat: 'json' } as AppConfig;
+    const log = httpLogger(createLogger(json, { write: parsedInto(lines) }), 'ilk_');
+    app = Fastify({ logger: false });
+    app.addHook('onRequest', (request, reply, done) => {
+      log(request.raw, reply.raw, assignRequestId(request.raw, reply.raw, reply));
+      done();
+    });
+    app.addHook('onResponse', (_request, reply, done) => {
+      heldByNode.push(reply.raw.getHeaderNames());
+      done();
+    });
+    app.get('/x', (_request, reply) =>
+      reply
+        .header('Set-Cookie', ['session=cookie-on-the-reply; HttpOnly', 'b=2'])
+        .header('x-kept', 'a value')
+        .send('ok'),
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('censors a Set-Cookie and keeps the rest', async () => {
+    const { port } = app.server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/x`, {
+      headers: { 'x-request-id': 'reply-1' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual(['session=cookie-on-the-reply; HttpOnly', 'b=2']);
+    await res.text();
+    for (let i = 0; i < 1000 && !lines.some((l) => l.requestId === 'reply-1'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const line = lines.find((l) => l.requestId === 'reply-1') as
+      { res: { headers: Record<string, unknown> } } | undefined;
+    if (line === undefined) throw new Error('no line for reply-1');
+    // The path under test: Node's response held none of the answer's headers.
+    expect(heldByNode).toEqual([[]]);
+    expect(JSON.stringify(line)).not.toContain('cookie-on-the-reply');
+    expect(line.res.headers).toMatchObject({
+      'set-cookie': '[redacted]',
+      'x-kept': 'a value',
+      'x-request-id': 'reply-1',
+    });
   });
 });
 

@@ -86,7 +86,9 @@ export class WebhookOutbox {
   /**
    * `alongside`: the caller's statements of the same change, whose answers it does not read and
    * which neither read nor write the events' rows (the record kept with a new interrupt): run in
-   * the one statement when the events' rows are, else first, one each.
+   * the one statement when the events' rows are, else first, one each. `oneByOne`: true for a
+   * caller to whom `statements` already answered undefined (asked again, the listeners would
+   * only answer so again): one statement at a time, without asking.
    */
   async write(
     tx: Queryable,
@@ -94,9 +96,12 @@ export class WebhookOutbox {
     events: readonly OutboxEvent[],
     cause: OutboxCause = {},
     alongside: readonly Statement[] = [],
+    oneByOne = false,
   ): Promise<void> {
     // One event (an interrupt opened, …): its rows and every listener's in one round trip.
-    const all = await this.statements(organisationId, events, cause, alongside);
+    const all = oneByOne
+      ? undefined
+      : await this.statements(organisationId, events, cause, alongside);
     const combined = all && combineStatements(all);
     if (combined) {
       await tx.query(combined.text, [...combined.values]);

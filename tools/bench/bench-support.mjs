@@ -144,8 +144,12 @@ export function clusterWakeups(postmasterPid) {
 /**
  * What the cluster spent between two readings of `clusterCpuMicros` and `clusterWakeups`, by
  * owner: a client backend by its database and `application_name` (as `pg_stat_activity` shows it
- * through `client`, at the call), any other process by its kind (walwriter, autovacuum worker…), a
- * process gone since as `ended`. Each owner: its processes, CPU microseconds and wake-ups.
+ * through `client`, at the call), any other process by its kind (walwriter, autovacuum worker…).
+ * Only the processes of the second readings count: one that ended before them is left out (its
+ * time is gone from /proc, as in `cpuMicrosSince`). A process of them that `pg_stat_activity`
+ * does not list is `not in pg_stat_activity`: the postmaster always (and the logger, when the
+ * cluster runs one), a process that ended between the readings and the call. Each owner: its
+ * processes, CPU microseconds and wake-ups.
  */
 export async function clusterSpentByOwner(client, cpu, wakeups) {
   const { rows } = await client.query(
@@ -161,7 +165,7 @@ export async function clusterSpentByOwner(client, cpu, wakeups) {
   );
   const spent = new Map();
   for (const [pid, micros] of cpu.after) {
-    const owner = owners.get(pid) ?? 'ended';
+    const owner = owners.get(pid) ?? 'not in pg_stat_activity';
     const sum = spent.get(owner) ?? { processes: 0, micros: 0, wakeups: 0 };
     sum.processes += 1;
     sum.micros += micros - (cpu.before.get(pid) ?? 0);

@@ -15,7 +15,7 @@ import {
   nonJsonBodyStep,
 } from './http/body-parsing';
 import { dashboardResponder } from './http/dashboard.middleware';
-import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
+import { fastifyFrameworkErrors, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
 import { methodNotAllowedGate, ROUTER_OPTIONS } from './http/method-not-allowed';
 import { assignRequestId } from './http/request-id.middleware';
@@ -71,7 +71,7 @@ export async function createApp(
         logger: false,
         // Express's matching (RouteMethods, the 405 gate, looks paths up with the same options).
         routerOptions: { ...ROUTER_OPTIONS },
-        frameworkErrors: fastifyFrameworkError,
+        frameworkErrors: fastifyFrameworkErrors(log),
       }),
       nestOptions,
     );

@@ -51,6 +51,27 @@ describe('credentials in URLs are redacted from every log line', () => {
     );
   });
 
+  it("a request the router refuses (a malformed URL, an id over the router's length) is logged too, redacted", async () => {
+    const before = t.logs.length;
+    const refused = [`/api/%zz?x-api-key=${key}`, `/api/interrupts/${'a'.repeat(2049)}?q=${key}`];
+    const answers = [];
+    for (const url of refused)
+      answers.push(await http().get(url).set('x-request-id', `refused-${answers.length}`));
+    // Each answer's request id names its line (the line is written as the answer finishes).
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.headers['x-request-id']).toBe(`refused-${i}`);
+      let line: { req?: { url?: string }; res?: { statusCode?: number } } | undefined;
+      for (let attempt = 0; attempt < 50 && line === undefined; attempt++) {
+        line = t.logs
+          .slice(before)
+          .find((l) => l.requestId === `refused-${i}` && l.res !== undefined) as typeof line;
+        if (line === undefined) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(line?.req?.url).toBe(refused[i].replace(key, '[redacted]'));
+    }
+    expect(logged()).not.toContain(key);
+  });
+
   it('parameters named like a credential, whatever their value', async () => {
     await http().get(
       '/api/whoami?token=tok-abc-123&password=hunter2hunter2&client_secret=s3cr3t-value&status=open',

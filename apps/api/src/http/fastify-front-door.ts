@@ -183,23 +183,27 @@ function decoded(
 
 /**
  * Fastify's answer to a request its router refused before any hook ran (a malformed URL: 400;
- * a route parameter over `maxParamLength`: 414), with the SPEC §4 body, a request id and the
- * connection's header the hook would have set (`Keep-Alive: timeout=5`).
+ * a route parameter over `maxParamLength`: 414), with the SPEC §4 body, a request id, the
+ * connection's header the hook would have set (`Keep-Alive: timeout=5`) and, as every request,
+ * its log line (`log`, the hook's `FastifyFrontDoorSteps.log`).
  */
-export function fastifyFrameworkError(
-  error: Error & { statusCode?: number },
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const state =
-    requestStateOf(request.raw).id === ''
-      ? assignRequestId(request.raw, reply.raw, reply)
-      : requestStateOf(request.raw);
-  advertiseKeepAlive(request.server.server, reply);
-  const status = error.statusCode ?? 400;
-  if (status === 414) {
-    sendError(reply, 404, 'NOT_FOUND', ERROR_MESSAGES.NOT_FOUND, state.id);
-    return;
-  }
-  sendError(reply, 400, 'VALIDATION_FAILED', 'path: is not a valid URL.', state.id);
+export function fastifyFrameworkErrors(log: FastifyFrontDoorSteps['log']) {
+  return (
+    error: Error & { statusCode?: number },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void => {
+    let state = requestStateOf(request.raw);
+    if (state.id === '') {
+      state = assignRequestId(request.raw, reply.raw, reply);
+      log(request.raw, reply.raw, state);
+    }
+    advertiseKeepAlive(request.server.server, reply);
+    const status = error.statusCode ?? 400;
+    if (status === 414) {
+      sendError(reply, 404, 'NOT_FOUND', ERROR_MESSAGES.NOT_FOUND, state.id);
+      return;
+    }
+    sendError(reply, 400, 'VALIDATION_FAILED', 'path: is not a valid URL.', state.id);
+  };
 }

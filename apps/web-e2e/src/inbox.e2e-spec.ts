@@ -571,7 +571,8 @@ test.describe('Inbox and interrupts', () => {
       /Rejected by Ada Lovelace/,
     );
     // The decided action's heading takes the focus once the decision is in (after the refresh
-    // shows it): wait for that, or it could take the focus back from the editor opened next.
+    // shows it), as the focus was still in y's form. (Had the reviewer opened z's editor first,
+    // the focus would stay there: interrupt.route.spec.tsx.)
     await expect(page.getByRole('heading', { name: 'y', exact: true })).toBeFocused();
     // e on the last: its editor.
     await page.keyboard.press('e');

@@ -96,7 +96,8 @@ export function ActionCard({
   );
   const [lostRace, setLostRace] = useState<string | null>(null);
   // After a decision its buttons are gone: keyboard focus moves to the action's heading, so the
-  // next Tab reaches the next action rather than the top of the page.
+  // next Tab reaches the next action rather than the top of the page — unless the reviewer has
+  // moved on meanwhile (see `focusStayed`).
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
   const canWriteRules = useCan('classification.manage');
@@ -106,12 +107,16 @@ export function ActionCard({
   const approvals = action.approvals ?? [];
   const approvedByMe = approvals.some((a) => a.memberId === me);
 
-  const send = (body: DecisionBody) =>
+  const send = (body: DecisionBody) => {
+    const from = document.activeElement;
     whenSettled(
       decide.mutateAsync({ id: interrupt.id, body: { actionName: action.name, ...body } }),
       () => {
         setMode(null);
-        window.requestAnimationFrame(() => heading.current?.focus());
+        window.requestAnimationFrame(() => {
+          const card = heading.current?.closest('[data-action-card]') ?? null;
+          if (focusStayed(from, card)) heading.current?.focus();
+        });
         onDecided?.();
       },
       (error) => {
@@ -122,6 +127,7 @@ export function ActionCard({
         }
       },
     );
+  };
 
   return (
     <Paper
@@ -310,6 +316,21 @@ export function ActionCard({
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * Whether the keyboard focus is still where a decision left it: where it was when the decision
+ * went out (`from`), inside the decided action's card (its form, until the refresh removes it),
+ * or nowhere (the page's body: the button or form that had it is gone). A decision settles only
+ * once its refresh is in, which on a loaded machine can be seconds later; by then the reviewer
+ * may have opened the next action's form and be typing in it, and taking the focus from there
+ * would send their words and their Ctrl+Enter nowhere.
+ */
+function focusStayed(from: Element | null, card: Element | null): boolean {
+  const now = document.activeElement;
+  return (
+    now === null || now === document.body || now === from || (card !== null && card.contains(now))
   );
 }
 

@@ -1,3 +1,4 @@
+import type { DecideInterruptDto, InterruptResponse } from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -218,5 +219,78 @@ describe('InterruptRoute', () => {
     within(notify).getByRole('heading', { name: 'notify' }).focus();
     await userEvent.keyboard('a');
     await waitFor(() => expect(sent).toEqual([{ actionName: 'notify', decision: 'approve' }]));
+  });
+
+  it('a decision whose refresh lands late leaves the focus in the form the reviewer opened since; its own form’s decision still moves the focus to its heading', async () => {
+    const ada = aSignInSession().member;
+    const it = anInterrupt({
+      actionRequests: [anAction({ name: 'refund' }), anAction({ name: 'notify' })],
+    });
+    let decisions: InterruptResponse['decisions'] = [];
+    const sent: DecideInterruptDto[] = [];
+    // The refresh after the first decision waits until the test lets it answer.
+    let held: Promise<void> | null = null;
+    let release = () => undefined as void;
+    let refreshHeld = () => undefined as void;
+    const refreshAsked = new Promise<void>((resolve) => (refreshHeld = resolve));
+    server.use(
+      http.get(`${API}/interrupts/:id`, async () => {
+        if (held !== null) {
+          const wait = held;
+          held = null;
+          refreshHeld();
+          await wait;
+        }
+        return HttpResponse.json({ ...it, decisions, session: null });
+      }),
+      http.post(`${API}/interrupts/:id/decisions`, async ({ request }) => {
+        const body = (await request.json()) as DecideInterruptDto;
+        sent.push(body);
+        if (sent.length === 1) held = new Promise<void>((resolve) => (release = resolve));
+        decisions = [
+          ...decisions,
+          {
+            id: `d${sent.length}`,
+            actionName: body.actionName,
+            decision: body.decision,
+            decidedAt: '2026-11-26T19:05:00.000Z',
+            decidedBy: { type: 'member', id: ada.id, name: ada.name },
+            editedArgs: null,
+            editedName: null,
+            message: body.decision === 'reject' ? (body.message ?? null) : null,
+          },
+        ];
+        return HttpResponse.json({ ...it, decisions }, { status: 201 });
+      }),
+    );
+    const { queryClient } = page(it.id);
+    const refund = await screen.findByRole('region', { name: 'refund' });
+    const notify = screen.getByRole('region', { name: 'notify' });
+
+    await userEvent.click(within(refund).getByRole('button', { name: 'Approve refund' }));
+    await refreshAsked;
+    // While refund's refresh is out, the reviewer opens notify's reason and starts typing.
+    await userEvent.click(within(notify).getByRole('button', { name: 'Reject notify' }));
+    const reason = within(notify).getByLabelText('Reason for rejecting notify (optional)');
+    expect(reason).toHaveFocus();
+    await userEvent.keyboard('Not');
+    release();
+    await within(refund).findByText(/Approved by/);
+    // Refund's decision has settled, and what it does then (a frame later) has run: the next
+    // frame's callbacks run after those asked for earlier.
+    await waitFor(() => expect(queryClient.isMutating()).toBe(0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => window.requestAnimationFrame(resolve));
+    expect(reason).toHaveFocus();
+    await userEvent.keyboard(' this one.{Control>}{Enter}{/Control}');
+    await within(notify).findByText(/Rejected by/);
+    expect(sent).toEqual([
+      { actionName: 'refund', decision: 'approve' },
+      { actionName: 'notify', decision: 'reject', message: 'Not this one.' },
+    ]);
+    // Notify's own form had the focus: its heading takes it, so Tab goes on from there.
+    await waitFor(() =>
+      expect(within(notify).getByRole('heading', { name: 'notify' })).toHaveFocus(),
+    );
   });
 });

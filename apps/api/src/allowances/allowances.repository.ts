@@ -63,7 +63,10 @@ export class AllowancesRepository {
     messages: PlanLimits,
     alongside: readonly Statement[] = [],
   ): Promise<boolean> {
-    const count = this.countMessageStatement(organisationId, messages);
+    const count: Statement = {
+      text: COUNT_MESSAGE,
+      values: [organisationId, messages.free, messages.pro],
+    };
     // The caller's statements and the count as one when they can be: the count is the statement
     // they lead to (its rows answer), so it runs first and their WITH entries after it.
     const one = alongside.length === 0 ? count : combineStatements([...alongside, count]);
@@ -78,14 +81,6 @@ export class AllowancesRepository {
     if (counted)
       for (const statement of alongside) await db.query(statement.text, [...statement.values]);
     return counted;
-  }
-
-  /** `countMessage`'s conditional upsert: a row (the month's count) when counted, none when refused. */
-  private countMessageStatement(organisationId: string, messages: PlanLimits): Statement {
-    return {
-      text: COUNT_MESSAGE,
-      values: [organisationId, messages.free, messages.pro],
-    };
   }
 
   /** The organisation's plan and the first day of next month (UTC, YYYY-MM-DD); undefined: no such organisation. */

@@ -126,10 +126,11 @@ function setUp(
   const events = {
     announce: jest.fn(async () => undefined),
   } as unknown as OrganisationEventsAnnouncer;
-  // Rows written by `write` (as several events are); the one statement is the round-trips e2e's.
+  // Rows written one by one (`statements` answers undefined, as for several events); the one
+  // statement is the round-trips e2e's.
   const outbox = {
     statements: jest.fn(async () => undefined),
-    write: jest.fn(
+    writeEach: jest.fn(
       async (_tx, _organisationId, _events, _cause, alongside: { text: string }[] = []) => {
         for (const statement of alongside) steps.push(statement.text);
         steps.push('webhook event');

@@ -320,8 +320,7 @@ export class InterruptsService {
         ];
         // An open of one event sends those rows with the count below, in one statement.
         const writes = await this.outbox.statements(organisationId, events, {}, keep);
-        if (writes === undefined)
-          await this.outbox.write(tx, organisationId, events, {}, keep, true);
+        if (writes === undefined) await this.outbox.writeEach(tx, organisationId, events, {}, keep);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
         // time as possible. A refusal (402) rolls the insert and the events back. One statement,

@@ -86,9 +86,7 @@ export class WebhookOutbox {
   /**
    * `alongside`: the caller's statements of the same change, whose answers it does not read and
    * which neither read nor write the events' rows (the record kept with a new interrupt): run in
-   * the one statement when the events' rows are, else first, one each. `oneByOne`: true for a
-   * caller to whom `statements` already answered undefined (asked again, the listeners would
-   * only answer so again): one statement at a time, without asking.
+   * the one statement when the events' rows are, else first, one each.
    */
   async write(
     tx: Queryable,
@@ -96,17 +94,28 @@ export class WebhookOutbox {
     events: readonly OutboxEvent[],
     cause: OutboxCause = {},
     alongside: readonly Statement[] = [],
-    oneByOne = false,
   ): Promise<void> {
     // One event (an interrupt opened, …): its rows and every listener's in one round trip.
-    const all = oneByOne
-      ? undefined
-      : await this.statements(organisationId, events, cause, alongside);
+    const all = await this.statements(organisationId, events, cause, alongside);
     const combined = all && combineStatements(all);
     if (combined) {
       await tx.query(combined.text, [...combined.values]);
       return;
     }
+    await this.writeEach(tx, organisationId, events, cause, alongside);
+  }
+
+  /**
+   * `write`, one statement at a time: for a caller to whom `statements` already answered
+   * undefined (asked again, the listeners would only answer so again).
+   */
+  async writeEach(
+    tx: Queryable,
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause = {},
+    alongside: readonly Statement[] = [],
+  ): Promise<void> {
     for (const statement of this.own(organisationId, events, alongside))
       await tx.query(statement.text, [...statement.values]);
     for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);

@@ -1,5 +1,5 @@
 import { Res } from '@nestjs/common';
-import { Query } from '../http/validated-params';
+import { RawQuery } from '../http/validated-params';
 import { ApiOkResponse, ApiProduces, ApiQuery } from '@nestjs/swagger';
 import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
@@ -96,7 +96,7 @@ export class AuditLogController {
   @ApiOkResponse({ type: AuditLogPage })
   list(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
-    @Query() query: Record<string, unknown>,
+    @RawQuery() query: Record<string, unknown>,
   ): Promise<JsonText<AuditLogPage>> {
     return this.auditLog.list(caller.organisationId, query);
   }
@@ -111,7 +111,7 @@ export class AuditLogController {
   @ApiOkResponse({ description: 'RFC 4180 CSV with a header row.', schema: { type: 'string' } })
   async export(
     @CurrentMember() member: MemberPrincipal,
-    @Query() query: Record<string, unknown>,
+    @RawQuery() query: Record<string, unknown>,
     @Res() reply: HttpResponse,
   ): Promise<void> {
     const entries = await this.auditLog.recent(member.organisationId, query);

@@ -230,6 +230,45 @@ describe('AuditLogService rules, over a fake repository', () => {
     expect(repository.jsonPage).toHaveBeenCalledTimes(1);
   });
 
+  it("keeps a query string's parameters, not its cursor, nor a query that is refused", async () => {
+    const { service, repository } = setUp();
+    const first = (await service.list(ORG, { limit: '2' })).parse();
+    // The same parameters with a cursor: the cursor is this request's, read after its entry.
+    await service.list(ORG, { limit: '2', cursor: first.nextCursor });
+    expect(repository.jsonPage).toHaveBeenLastCalledWith(
+      ORG,
+      { words: [] },
+      '3',
+      { createdAt: iso(2), seq: '2' },
+      3,
+    );
+    // Without it again: a first page, not the kept request's cursor.
+    const again = (await service.list(ORG, { limit: '2' })).parse();
+    expect(again).toEqual(first);
+    expect(repository.firstPage).toHaveBeenCalledTimes(2);
+    expect(repository.jsonPage).toHaveBeenCalledTimes(1);
+    // Another parameter beside the kept ones is its own query, refused every time alike.
+    for (let i = 0; i < 2; i++) {
+      await expect(service.list(ORG, { limit: '2', bogus: 'x' })).rejects.toMatchObject({
+        message: 'bogus: is not a parameter of this endpoint',
+      });
+      await expect(service.list(ORG, { limit: ['2', '2'] })).rejects.toMatchObject({
+        message: 'limit: must be given once, as a string',
+      });
+      await expect(
+        service.list(ORG, { limit: '2', cursor: [first.nextCursor, first.nextCursor] }),
+      ).rejects.toMatchObject({ message: 'cursor: must be given once, as a string' });
+    }
+    // The kept filter is not the next query's: another limit or filter is parsed anew.
+    const five = (await service.list(ORG, { limit: '5', category: 'interrupt' })).parse();
+    expect(five.entries).toHaveLength(3);
+    expect(repository.firstPage).toHaveBeenLastCalledWith(
+      ORG,
+      expect.objectContaining({ words: [], category: 'interrupt' }),
+      6,
+    );
+  });
+
   it('turns a malformed query into a validation error', async () => {
     const { service, repository } = setUp();
     await expect(service.list(ORG, { limit: '0' })).rejects.toMatchObject({

@@ -15,3 +15,11 @@ export const Body = (): ParameterDecorator => NestBody(VALIDATION);
 
 /** `@Query()`: the query string, validated against the parameter's DTO (400 VALIDATION_FAILED). */
 export const Query = (): ParameterDecorator => NestQuery(VALIDATION);
+
+/**
+ * `@RawQuery()`: the query string as the platform parsed it, through no pipe — for a route that
+ * parses its query itself and answers its own 400s (the audit log's `parseAuditQuery`). A
+ * parameter without a pipe costs Nest no promise; the validation pipe on an untyped query
+ * validated nothing and cost the audit page ~5 µs (issue 28, session 23).
+ */
+export const RawQuery = (): ParameterDecorator => NestQuery();

@@ -107,18 +107,21 @@ export function ActionCard({
   const approvals = action.approvals ?? [];
   const approvedByMe = approvals.some((a) => a.memberId === me);
 
+  // Once a decision sent while `from` had the focus is in (any of them: the buttons and forms
+  // below, or "Always allow…", which approves and makes a rule).
+  const decided = (from: Element | null) => {
+    setMode(null);
+    window.requestAnimationFrame(() => {
+      const card = heading.current?.closest('[data-action-card]') ?? null;
+      if (focusStayed(from, card)) heading.current?.focus();
+    });
+    onDecided?.();
+  };
   const send = (body: DecisionBody) => {
     const from = document.activeElement;
     whenSettled(
       decide.mutateAsync({ id: interrupt.id, body: { actionName: action.name, ...body } }),
-      () => {
-        setMode(null);
-        window.requestAnimationFrame(() => {
-          const card = heading.current?.closest('[data-action-card]') ?? null;
-          if (focusStayed(from, card)) heading.current?.focus();
-        });
-        onDecided?.();
-      },
+      () => decided(from),
       (error) => {
         // A colleague decided first: the interrupt is refreshed and shows who.
         if (isApiError(error) && error.status === 409) {
@@ -267,7 +270,7 @@ export function ActionCard({
                   interrupt={interrupt}
                   action={action}
                   onCancel={() => setMode(null)}
-                  onDone={() => onDecided?.()}
+                  onDone={decided}
                 />
               )}
               {mode === 'edit' && (

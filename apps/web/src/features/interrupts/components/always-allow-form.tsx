@@ -38,7 +38,8 @@ export function AlwaysAllowForm({
   interrupt: InterruptResponse;
   action: ActionRequestResponse;
   onCancel: () => void;
-  onDone: () => void;
+  /** The approval and the rule are in; `from` had the focus when the form was sent. */
+  onDone: (from: Element | null) => void;
 }) {
   const args = action.args as Record<string, unknown>;
   const [choices, setChoices] = useState<Record<string, ArgChoice>>(() =>
@@ -60,6 +61,7 @@ export function AlwaysAllowForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!built.ok) return;
+        const from = document.activeElement;
         // The approval replaces this form with the decision: callbacks given to mutate() would be
         // dropped with it.
         whenSettled(
@@ -84,7 +86,7 @@ export function AlwaysAllowForm({
                 </>
               ),
             });
-            onDone();
+            onDone(from);
           },
         );
       }}

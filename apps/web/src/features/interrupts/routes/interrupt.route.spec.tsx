@@ -15,6 +15,24 @@ const WATCH_EXPORTS = aRule({
   outcome: { type: 'reject', message: 'No exports' },
 });
 
+/** The decision the API records for `body`, the `n`th sent, by `member`. */
+function recorded(
+  body: DecideInterruptDto,
+  n: number,
+  member: { id: string; name: string },
+): InterruptResponse['decisions'][number] {
+  return {
+    id: `d${n}`,
+    actionName: body.actionName,
+    decision: body.decision,
+    decidedAt: '2026-11-26T19:05:00.000Z',
+    decidedBy: { type: 'member', id: member.id, name: member.name },
+    editedArgs: null,
+    editedName: null,
+    message: body.decision === 'reject' ? (body.message ?? null) : null,
+  };
+}
+
 describe('InterruptRoute', () => {
   it('shows what argus did to a member who may read interrupts but not the audit log (include=argus)', async () => {
     const interrupt = anInterrupt({ actionRequests: [anAction({ name: 'export' })] });
@@ -247,19 +265,7 @@ describe('InterruptRoute', () => {
         const body = (await request.json()) as DecideInterruptDto;
         sent.push(body);
         if (sent.length === 1) held = new Promise<void>((resolve) => (release = resolve));
-        decisions = [
-          ...decisions,
-          {
-            id: `d${sent.length}`,
-            actionName: body.actionName,
-            decision: body.decision,
-            decidedAt: '2026-11-26T19:05:00.000Z',
-            decidedBy: { type: 'member', id: ada.id, name: ada.name },
-            editedArgs: null,
-            editedName: null,
-            message: body.decision === 'reject' ? (body.message ?? null) : null,
-          },
-        ];
+        decisions = [...decisions, recorded(body, sent.length, ada)];
         return HttpResponse.json({ ...it, decisions }, { status: 201 });
       }),
     );
@@ -292,5 +298,66 @@ describe('InterruptRoute', () => {
     await waitFor(() =>
       expect(within(notify).getByRole('heading', { name: 'notify' })).toHaveFocus(),
     );
+  });
+
+  it('"Always allow…" moves the focus to its action’s heading like the other decisions, unless the reviewer has moved on', async () => {
+    const ada = aSignInSession(['interrupt.read', 'interrupt.decide', 'classification.manage']);
+    const it = anInterrupt({
+      actionRequests: [anAction({ name: 'refund' }), anAction({ name: 'notify' })],
+    });
+    let decisions: InterruptResponse['decisions'] = [];
+    const sent: DecideInterruptDto[] = [];
+    // Each always-allow answers when the test lets it (none held: at once).
+    let hold: Promise<void> | null = null;
+    server.use(
+      http.get(`${API}/auth/session`, () => HttpResponse.json(ada)),
+      http.get(`${API}/interrupts/:id`, () =>
+        HttpResponse.json({ ...it, decisions, session: null }),
+      ),
+      http.post(`${API}/classification/always-allow`, async () => {
+        if (hold !== null) await hold;
+        return HttpResponse.json(
+          aRule({ name: 'Always allow refund', origin: 'always_allow', expiresAt: null }),
+          { status: 201 },
+        );
+      }),
+      http.post(`${API}/interrupts/:id/decisions`, async ({ request }) => {
+        const body = (await request.json()) as DecideInterruptDto;
+        sent.push(body);
+        decisions = [...decisions, recorded(body, sent.length, ada.member)];
+        return HttpResponse.json({ ...it, decisions }, { status: 201 });
+      }),
+    );
+    page(it.id);
+    const refund = await screen.findByRole('region', { name: 'refund' });
+    const notify = screen.getByRole('region', { name: 'notify' });
+
+    await userEvent.click(
+      await within(refund).findByRole('button', { name: 'Always allow refund…' }),
+    );
+    await userEvent.click(within(refund).getByRole('button', { name: 'Approve and always allow' }));
+    await within(refund).findByText(/Approved by/);
+    // The form that had the focus is gone: the heading takes it, so Tab goes on from there.
+    await waitFor(() =>
+      expect(within(refund).getByRole('heading', { name: 'refund' })).toHaveFocus(),
+    );
+
+    // Notify's: while its rule is on its way the reviewer moves on (anywhere outside notify's
+    // card; here refund's heading): the focus stays there once notify's decision is in.
+    let release = () => undefined as void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    await userEvent.click(within(notify).getByRole('button', { name: 'Always allow notify…' }));
+    await userEvent.click(within(notify).getByRole('button', { name: 'Approve and always allow' }));
+    const elsewhere = within(refund).getByRole('heading', { name: 'refund' });
+    elsewhere.focus();
+    release();
+    await within(notify).findByText(/Approved by/);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => window.requestAnimationFrame(resolve));
+    expect(elsewhere).toHaveFocus();
+    expect(sent).toEqual([
+      { actionName: 'refund', decision: 'approve' },
+      { actionName: 'notify', decision: 'approve' },
+    ]);
   });
 });

@@ -213,7 +213,8 @@ export function auditJsonColumns(row = 'audit_log_entries'): string {
  * instant as text. A next cursor needs the instant of one row a page, the page's last, and the
  * service reads it from that entry's rendering (its `createdAt`, the column's instant: the column
  * holds milliseconds), so Postgres does not write one for every row (issue 28, session 22). `row`
- * is the table's name or alias in the statement.
+ * is the table's name or alias in the statement. The service reads these columns by their place
+ * (`seq`, then `entry_json`; a first page's `snapshot` third): rows as arrays (issue 28, session 23).
  */
 export function auditPageColumns(row = 'audit_log_entries'): string {
   return `${row}.seq, ${auditEntryJsonColumn(row)}`;

@@ -88,14 +88,18 @@ export interface AuditJsonRow {
 }
 
 /**
- * An entry as the page reads return it (`auditPageColumns`): its API JSON text and its sequence
- * number; its instant is the text's `createdAt` (`cursorInstantOf`). The search reads' rows
- * (`AuditJsonRow`) are of this shape too.
+ * An entry as the page reads return it (`auditPageColumns`), a row as the array of its columns
+ * (`PreparedReads.queryArrays`): its sequence number and its API JSON text; its instant is the
+ * text's `createdAt` (`cursorInstantOf`). The search reads' rows (`AuditJsonRow`) are turned into
+ * it (`pageRowOf`).
  */
-export interface AuditPageRow {
-  seq: string;
-  entry_json: string;
-}
+export type AuditPageRow = readonly [seq: string, entryJson: string];
+
+/** A first page's row (`firstPageQuery`): the entry, and the walk's snapshot (null: no entries). */
+export type AuditFirstPageRow = readonly [seq: string, entryJson: string, snapshot: string | null];
+
+/** A search read's entry as a page's row. */
+export const pageRowOf = (row: AuditJsonRow): AuditPageRow => [row.seq, row.entry_json];
 
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

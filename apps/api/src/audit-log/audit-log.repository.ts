@@ -10,7 +10,7 @@ import {
   searchWalkQuery,
 } from '@interlock/audit';
 import { PreparedReads } from '../database/prepared-reads';
-import type { AuditJsonRow, AuditPageRow } from './audit-entry.response';
+import type { AuditFirstPageRow, AuditJsonRow, AuditPageRow } from './audit-entry.response';
 
 /** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
 export type AuditWalkRow = AuditJsonRow & { hit: boolean; n: string };
@@ -30,7 +30,7 @@ export interface AuditPrefixRow {
  * Every method reads one organisation, named first. Every entry comes back as its API JSON text
  * and its place in the walk (`auditJsonColumns`; the two page reads of the hot path, a first page
  * and a page of a walk, without the instant as text: `auditPageColumns`); those two run as named
- * prepared statements (`PreparedReads`).
+ * prepared statements (`PreparedReads`), each row the array of its columns (`AuditPageRow`).
  */
 @Injectable()
 export class AuditLogRepository {
@@ -48,9 +48,9 @@ export class AuditLogRepository {
     organisationId: string,
     filter: AuditFilter,
     take: number,
-  ): Promise<(AuditPageRow & { snapshot: string | null })[]> {
+  ): Promise<AuditFirstPageRow[]> {
     const q = firstPageQuery(organisationId, filter, take);
-    return this.reads.query(q.sql, q.params);
+    return this.reads.queryArrays(q.sql, q.params);
   }
 
   /** Up to `take` entries matching the filters (no words), as JSON text, newest first, at the snapshot, after `after`. */
@@ -62,7 +62,7 @@ export class AuditLogRepository {
     take: number,
   ): Promise<AuditPageRow[]> {
     const q = pageQuery(organisationId, filter, snapshot, after, take);
-    return this.reads.query(q.sql, q.params);
+    return this.reads.queryArrays(q.sql, q.params);
   }
 
   /** The organisation's newest sequence number now ('0' before its first entry). */

@@ -19,9 +19,12 @@ function jsonRow(seq: number) {
   };
 }
 
-/** A first page as its read returns it: entries `seqs` (up to `take`), each with the snapshot. */
+/** A page read's row, as the repository answers it: `seq` and the entry's JSON, by place. */
+const pageRow = (seq: number) => [String(seq), jsonRow(seq).entry_json] as const;
+
+/** A first page as the repository answers it: entries `seqs` (up to `take`), each with the snapshot. */
 function firstPageRows(seqs: number[], take: number, snapshot: string) {
-  return seqs.slice(0, take).map((seq) => ({ ...jsonRow(seq), snapshot }));
+  return seqs.slice(0, take).map((seq) => [...pageRow(seq), snapshot] as const);
 }
 
 /** An entry as the walk query returns it: `n` is its place in the chunk. */
@@ -33,8 +36,8 @@ function row(seq: number, n: number, hit: boolean) {
 const scriptedReads = (dataSource: DataSource) =>
   new PreparedReads(dataSource, false, 'a scripted data source answers every statement');
 
-const ids = (rows: { entry_json: string }[]) =>
-  rows.map((r) => (JSON.parse(r.entry_json) as { id: string }).id);
+const ids = (rows: readonly (readonly [string, string])[]) =>
+  rows.map((r) => (JSON.parse(r[1]) as { id: string }).id);
 
 describe('AuditLogService search walk', () => {
   /** A service whose data source answers the queries in order with `answers`, recording them. */
@@ -54,7 +57,7 @@ describe('AuditLogService search walk', () => {
     );
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
     const search = service as unknown as {
-      rows: (...args: unknown[]) => Promise<{ entry_json: string }[]>;
+      rows: (...args: unknown[]) => Promise<(readonly [string, string])[]>;
     };
     return {
       calls,
@@ -112,7 +115,14 @@ describe('AuditLogService first page', () => {
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
-        return calls.length === 1 ? firstPageRows([3, 2, 1], 3, '7') : [];
+        // The statement's columns in its order, as TypeORM answers them (the reads unnamed).
+        return calls.length === 1
+          ? [3, 2, 1].map((seq) => ({
+              seq: String(seq),
+              entry_json: pageRow(seq)[1],
+              snapshot: '7',
+            }))
+          : [];
       },
     } as unknown as DataSource;
     const service = new AuditLogService(
@@ -148,7 +158,7 @@ describe('AuditLogService rules, over a fake repository', () => {
       firstPage: jest.fn(async (_org: string, _filter: unknown, take: number) =>
         firstPageRows([3, 2, 1], take, '3'),
       ),
-      jsonPage: jest.fn(async () => [jsonRow(1)]),
+      jsonPage: jest.fn(async () => [pageRow(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
       searchWalkChunk: jest.fn(async () => []),

@@ -143,6 +143,31 @@ export class PreparedReads {
   }
 
   /**
+   * `query` with each row as the array of its columns in the statement's order (pg's rowMode
+   * 'array'): no object a row, whose keyed stores pg makes for every statement of the process
+   * alike (the audit page's 51 rows: ~6 µs of a page less, issue 28, session 23). Unnamed, the
+   * rows TypeORM answers are turned into arrays by their columns' order: the statement's columns
+   * must have distinct names, none of them an integer.
+   */
+  queryArrays<T extends readonly unknown[]>(sql: string, params: unknown[]): Promise<T[]> {
+    const statement = this.pool === undefined ? undefined : this.statementOf(sql);
+    if (this.pool === undefined || statement === undefined)
+      return this.dataSource
+        .query(sql, params)
+        .then((rows: Record<string, unknown>[]) =>
+          rows.map((row) => Object.values(row) as unknown as T),
+        );
+    return this.pool
+      .query({ name: statement.name, text: statement.text, values: params, rowMode: 'array' })
+      .then(
+        (result) => result.rows as unknown as T[],
+        (error: unknown) => {
+          throw new QueryFailedError(sql, params, error as Error);
+        },
+      );
+  }
+
+  /**
    * The statements of a transaction (`dataSource.transaction((tx) => …)`), prepared the same way
    * on the transaction's own connection: a Queryable answering as `tx.query` does (rows; for
    * UPDATE and DELETE `[rows, rowCount]`). Statements without parameters go through `tx`.

@@ -9,9 +9,9 @@
 //
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
-// comma-separated subset of ping,health,whoami,row,interrupt,page,audit,inbox — and post
-// (opening an interrupt) and malformed (a checksum-failing key's 401), with AGAINST only; implies
-// BENCH_WRITE=0),
+// comma-separated subset of ping,health,whoami,malformed (a checksum-failing key's 401, the
+// table's whoami / 401 its ratio to a valid whoami),row,interrupt,page,audit,inbox — and post
+// (opening an interrupt), with AGAINST only; implies BENCH_WRITE=0),
 // BENCH_WRITE=0 to print only, BASELINE the bare app measured (a kind of bench-support's
 // BASELINE_KINDS: nest-express, the default, or fastify — issue 28's pages are judged against
 // the bare Fastify one; `BASELINE=fastify,fastify-duties` adds the floor, bare Fastify doing the
@@ -257,6 +257,8 @@ for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
   await client.end();
 }
 const withKey = [`x-api-key=${key}`];
+// A checksum-failing key (one body letter changed, as the pair bench's): 401, no database.
+const malformedKey = [`x-api-key=${checksumFailing(key)}`];
 // Checked against the setup instance: the measured one serves nothing before the bench's requests.
 const floor = FLOOR
   ? await startCheckedFloor(
@@ -321,7 +323,7 @@ if (against !== undefined) {
     audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)],
     inbox: ['/api/interrupts?limit=50', withKey, Math.round(REQUESTS / 4)],
     // A checksum-failing key (one body letter changed, as the pair bench's): 401, no database.
-    malformed: ['/api/whoami', [`x-api-key=${checksumFailing(key)}`], REQUESTS, true],
+    malformed: ['/api/whoami', malformedKey, REQUESTS, true],
     // Opening an interrupt (the pair bench's POST): a transaction a request, so fewer of them.
     post: ['/api/interrupts', withKey, Math.round(REQUESTS / 8), false, BENCH_INTERRUPT],
   };
@@ -388,6 +390,8 @@ const measurements = {
   ping: () => measure(bare.pid, `${bare.base}/ping`),
   health: () => measure(service.pid, `${service.base}/health/live`),
   whoami: () => measure(service.pid, `${service.base}/api/whoami`, withKey),
+  // The issue's malformed-key pair: a refusal that must cost less than the valid whoami above.
+  malformed: () => measure(service.pid, `${service.base}/api/whoami`, malformedKey, REQUESTS, true),
   row: () => measure(bare.pid, `${bare.base}/rows/${BASELINE_ITEM}`),
   interrupt: () => measure(service.pid, `${service.base}/api/interrupts/${interrupt.id}`, withKey),
   page: () =>
@@ -454,11 +458,11 @@ try {
 
 const ratio = (b, a) => (a === undefined || b === undefined ? '' : ` (${(b / a).toFixed(2)})`);
 const table = [
-  '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) | `GET /api/interrupts?limit=50` (ratio) |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | malformed-key 401 (whoami / 401) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) | `GET /api/interrupts?limit=50` (ratio) |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r, i) =>
-      `| ${i + 1} | ${us(r.ping)} | ${us(r.health)}${ratio(r.ping, r.health)} | ${us(r.whoami)}${ratio(r.ping, r.whoami)} | ${us(r.row)} | ${us(r.interrupt)}${ratio(r.row, r.interrupt)} | ${us(r.page)} | ${us(r.audit)}${ratio(r.page, r.audit)} | ${us(r.inbox)}${ratio(r.page, r.inbox)} |`,
+      `| ${i + 1} | ${us(r.ping)} | ${us(r.health)}${ratio(r.ping, r.health)} | ${us(r.whoami)}${ratio(r.ping, r.whoami)} | ${us(r.malformed)}${ratio(r.whoami, r.malformed)} | ${us(r.row)} | ${us(r.interrupt)}${ratio(r.row, r.interrupt)} | ${us(r.page)} | ${us(r.audit)}${ratio(r.page, r.audit)} | ${us(r.inbox)}${ratio(r.page, r.inbox)} |`,
   ),
 ].join('\n');
 console.log(table);

@@ -14,7 +14,7 @@ import { answerReplyOf } from './request-state';
  * request (`RequestState.reply`). Undefined on Express, and once the reply was answered or
  * handed over (`hijack`): then the headers go on Node's response.
  */
-function pendingReply(res: HttpResponse): ReplyHeaders | undefined {
+export function pendingReply(res: HttpResponse): ReplyHeaders | undefined {
   const reply = replyHeadersOf(res) ?? answerReplyOf((res as { req?: object }).req ?? res);
   return reply === undefined || reply.sent ? undefined : reply;
 }

@@ -1,10 +1,13 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { ErrorCode } from '@interlock/domain';
 import { ErrorBody, reasonPhrase } from '@interlock/domain';
 import { sendError } from './error-response.util';
 import { rawResponse } from './raw-response.spec-support';
+import { assignRequestId } from './request-id.middleware';
+import { requestIdOf } from './request-state';
 
 /** What sendError wrote before issue 14: Express's own send, the reference for the bytes. */
 function viaExpress(
@@ -96,5 +99,90 @@ describe('sendError', () => {
       reference.close();
       ours.close();
     }
+  });
+});
+
+// On Fastify the answer's own headers are on the reply (`setAnswerHeader`): an error joins them
+// there and Node writes the head from them in one pass, with nothing set on its response first
+// (issue 28: the malformed-key 401 on the path of Fastify's own answers).
+describe('sendError on a Fastify reply', () => {
+  /** The header names Node's response held as it wrote each head, by request id. */
+  const heldByNode = new Map<string, string[]>();
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = Fastify({ logger: false });
+    app.addHook('onRequest', (request, reply, done) => {
+      const res = reply.raw;
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+        heldByNode.set(String(request.headers['x-request-id']), res.getHeaderNames());
+        return writeHead.apply(this, args);
+      } as typeof writeHead;
+      assignRequestId(request.raw, reply.raw, reply);
+      done();
+    });
+    app.get('/refused', (request, reply) => {
+      sendError(reply, 401, 'INVALID_API_KEY', 'Invalid API key.', requestIdOf(request.raw));
+    });
+    app.get('/limited', (request, reply) => {
+      reply.header('ratelimit-limit', '100');
+      sendError(reply, 429, 'RATE_LIMITED', 'Too many requests. Try again later.', 'lim-1', {
+        'retry-after': '7',
+      });
+    });
+    // A route that had set another type on Node's response before it failed.
+    app.get('/retyped', (request, reply) => {
+      reply.raw.setHeader('Content-Type', 'text/event-stream');
+      sendError(
+        reply,
+        503,
+        'SERVICE_UNAVAILABLE',
+        'The database is unavailable. Try again shortly.',
+        'ret-1',
+      );
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const get = (path: string, id: string) =>
+    fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}${path}`, {
+      headers: { 'x-request-id': id },
+    });
+
+  it('answers the SPEC body with the reply’s headers and its own, Node’s response holding none before the head', async () => {
+    const res = await get('/refused', 'ref-1');
+    const text = await res.text();
+    expect(res.status).toBe(401);
+    expect(JSON.parse(text)).toEqual({
+      statusCode: 401,
+      error: reasonPhrase(401),
+      code: 'INVALID_API_KEY',
+      message: 'Invalid API key.',
+      requestId: 'ref-1',
+    });
+    expect(res.headers.get('x-request-id')).toBe('ref-1');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(heldByNode.get('ref-1')).toEqual([]);
+  });
+
+  it('keeps the headers set on the reply before and the ones it is given', async () => {
+    const res = await get('/limited', 'lim-1');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('ratelimit-limit')).toBe('100');
+    expect(res.headers.get('retry-after')).toBe('7');
+    expect(((await res.json()) as { code: string }).code).toBe('RATE_LIMITED');
+    expect(heldByNode.get('lim-1')).toEqual([]);
+  });
+
+  it('answers JSON over a type set on Node’s response before', async () => {
+    const res = await get('/retyped', 'ret-1');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(((await res.json()) as { requestId: string }).requestId).toBe('ret-1');
   });
 });

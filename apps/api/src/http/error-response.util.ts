@@ -1,6 +1,6 @@
 import { ERROR_MESSAGES, ErrorBody, ErrorCode, reasonPhrase } from '@interlock/domain';
-import { takeAnswer } from './answer-headers';
-import type { HttpResponse } from './platform';
+import { pendingReply } from './answer-headers';
+import { endOnReply, nodeResponse, type HttpResponse } from './platform';
 
 /**
  * Writes a SPEC §4 error body. Used by the exception filter and by the pre-routing middleware.
@@ -10,9 +10,10 @@ import type { HttpResponse } from './platform';
  * `Content-Length`, the body — written directly: Express's `send` would parse
  * and format the content type again, compute the length and check freshness (never fresh for an
  * error status) on every refusal, and the malformed-key 401 must cost no more than an answer
- * (issue 14). On Fastify the same bytes go to the reply's Node response, the reply told that
- * it was answered (`hijack`) and its headers (the request id, the connection's) set on Node's
- * response first (`takeAnswer`).
+ * (issue 14). On Fastify, while its reply is still to answer, the error's headers join the
+ * answer's own on the reply (the request id, the connection's, the budget's) and Node writes the
+ * head from them in one pass, as it does for Fastify's answers (`endOnReply`: no header set on
+ * Node's response one by one, issue 28); the request line reads them from the reply.
  */
 export function sendError(
   reply: HttpResponse,
@@ -22,15 +23,26 @@ export function sendError(
   requestId: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const res = takeAnswer(reply);
-  for (const name in headers) res.setHeader(name, headers[name]);
   const text = `${bodyOpening(status, code, message)}${JSON.stringify(requestId)}}`;
+  const length = String(Buffer.byteLength(text));
+  const pending = pendingReply(reply);
+  if (pending !== undefined) {
+    for (const name in headers) pending.header(name, headers[name]);
+    pending.header('content-type', JSON_UTF8);
+    pending.header('content-length', length);
+    endOnReply(pending, status, text);
+    return;
+  }
+  const res = nodeResponse(reply);
+  for (const name in headers) res.setHeader(name, headers[name]);
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  res.setHeader('Content-Type', JSON_UTF8);
+  res.setHeader('Content-Length', length);
   // Node's server writes no body for HEAD itself.
   res.end(text);
 }
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /** A code's body text before its request id, for the code's own status and catalogue message. */
 const fixedOpenings = new Map<ErrorCode, { status: number; opening: string }>();

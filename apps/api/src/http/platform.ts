@@ -1,4 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
 
 /**
  * What the service reads of a request, on either HTTP adapter: Express's request is Node's
@@ -90,6 +95,21 @@ export function takeReply(reply: ReplyHeaders): ServerResponse {
     if (value !== undefined) res.setHeader(name, value);
   }
   return res;
+}
+
+/**
+ * Answers `body` with `status` on Node's response under a Fastify reply that has not answered,
+ * with the reply's headers (the writer puts its own there first): the reply told it was answered
+ * elsewhere (`hijack`), and the head written from its headers in one `writeHead`, where Node
+ * takes them in one pass when nothing was set on its response (`takeReply` sets each on it).
+ * Node's response then lists no header of its own: the request line reads the reply's.
+ */
+export function endOnReply(reply: ReplyHeaders, status: number, body: string): void {
+  const headers = reply.getHeaders();
+  reply.hijack();
+  reply.raw.writeHead(status, headers as OutgoingHttpHeaders);
+  // Node's server writes no body for HEAD itself.
+  reply.raw.end(body);
 }
 
 /**

@@ -245,6 +245,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
     await expect.poll(async () => (await agent.interrupts.get(release.id)).status).toBe('answered');
     await expect(page.getByText(`Approved “Release ${word} to production”`)).toBeVisible();
+    // The row now at the cursor's place has the focus (not the page's body), and the cursor with
+    // it: j stays there (it is the last row).
+    await expect(page.getByRole('link', { name: `Drop ${word} staging database` })).toBeFocused();
 
     // r on the next one asks for the reason.
     await page.keyboard.press('j');
@@ -263,6 +266,8 @@ test.describe('Inbox and interrupts', () => {
     await page.keyboard.press('Control+Enter');
     await expect(dialog).toBeHidden();
     await expect(rows.filter({ hasText: `Drop ${word}` })).toHaveCount(0);
+    // No row left: the empty state's heading has the focus, not the page's body.
+    await expect(page.getByRole('heading', { name: 'No interrupt matches' })).toBeFocused();
 
     const decided = await agent.interrupts.get(release.id);
     expect(decided.decisions.map((d) => [d.actionName, d.decision, d.editedArgs])).toEqual([
@@ -392,6 +397,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(dialog).toBeHidden();
     const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
     await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(1);
+    // The button that opened the dialog is disabled (nothing selected): the first row left has
+    // the focus, not the page's body.
+    await expect(rows.getByRole('link', { name: `Bulk ${word} question` })).toBeFocused();
     await expect(page.getByText('Approved 2 interrupts')).toBeVisible();
     expect(
       (await agent.interrupts.list({ status: 'open' })).data

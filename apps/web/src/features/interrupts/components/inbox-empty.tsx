@@ -1,20 +1,32 @@
 import { Paper, Stack, Text } from '@mantine/core';
+import type { Ref } from 'react';
 import { AgentSnippet } from '@/shared/components/agent-snippet';
 import { EmptyHint } from '@/shared/components/empty-hint';
 import type { InboxTab } from '../api/interrupts.queries';
 
-/** What an empty inbox says: nothing matches, nothing waits (with how an agent asks), or the tab's own words. */
-export function InboxEmpty({ tab, filtered }: { tab: InboxTab; filtered: boolean }) {
+/**
+ * What an empty inbox says: nothing matches, nothing waits (with how an agent asks), or the tab's
+ * own words. Its heading (`headingRef`) takes the focus when the last row leaves with it.
+ */
+export function InboxEmpty({
+  tab,
+  filtered,
+  headingRef,
+}: {
+  tab: InboxTab;
+  filtered: boolean;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
   return (
     <Paper withBorder p="lg">
       {filtered ? (
-        <EmptyHint title="No interrupt matches">
+        <EmptyHint title="No interrupt matches" headingRef={headingRef}>
           <Text size="sm" c="dimmed">
             Try fewer words or another assignee filter.
           </Text>
         </EmptyHint>
       ) : tab === 'open' ? (
-        <EmptyHint title="Nothing waits for a decision">
+        <EmptyHint title="Nothing waits for a decision" headingRef={headingRef}>
           <Stack align="center" gap="sm">
             <Text size="sm" c="dimmed">
               When an agent opens an interrupt it appears here at once. With an API key
@@ -25,6 +37,7 @@ export function InboxEmpty({ tab, filtered }: { tab: InboxTab; filtered: boolean
         </EmptyHint>
       ) : (
         <EmptyHint
+          headingRef={headingRef}
           title={
             tab === 'answered'
               ? 'Nothing answered yet'

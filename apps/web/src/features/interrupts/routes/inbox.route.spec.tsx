@@ -186,3 +186,110 @@ describe('InboxRoute', () => {
     expect(queries.at(-1)?.get('priority')).toBe('high,urgent');
   });
 });
+
+describe('InboxRoute: the focus after a decision', () => {
+  const PAY = [1, 2, 3].map((n) =>
+    anInterrupt({ id: `00000000-0000-4000-8000-00000000020${n}`, title: `Pay ${n}` }),
+  );
+  /** The three interrupts, each leaving the list once it has a decision. */
+  function serveThree() {
+    let left = [...PAY];
+    server.use(
+      http.get(`${API}/interrupts`, () =>
+        HttpResponse.json({ interrupts: left, nextCursor: null }),
+      ),
+      http.get(`${API}/interrupts/counts`, () => HttpResponse.json(COUNTS)),
+      http.post(`${API}/interrupts/:id/decisions`, ({ params }) => {
+        left = left.filter((i) => i.id !== params.id);
+        return HttpResponse.json(
+          { ...PAY.find((i) => i.id === params.id), status: 'answered' },
+          { status: 201 },
+        );
+      }),
+    );
+  }
+  const row = (title: string) => screen.getByRole('link', { name: title });
+  const rejectWithReason = async () => {
+    await userEvent.keyboard('r');
+    expect(await screen.findByLabelText('Reason')).toHaveFocus();
+    await userEvent.keyboard('No.{Control>}{Enter}{/Control}');
+  };
+  const approveConfirmed = async () => {
+    await userEvent.keyboard('a');
+    expect(await screen.findByRole('button', { name: 'Approve' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+  };
+  const emptyHeading = () => screen.getByRole('heading', { name: 'Nothing waits for a decision' });
+  /** The focus reaches `target` and is still there once the dialog has left the page. */
+  const focusEndsOn = async (target: () => HTMLElement) => {
+    await waitFor(() => expect(target()).toHaveFocus());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(target()).toHaveFocus();
+  };
+  /** The inbox of three, with the keyboard cursor on row `at` (1 to 3), or on none (0). */
+  const inboxAt = async (at: number) => {
+    serveThree();
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    await screen.findByRole('link', { name: 'Pay 1' });
+    if (at === 0) return;
+    await userEvent.keyboard('j'.repeat(at));
+    expect(row(`Pay ${at}`)).toHaveFocus();
+  };
+
+  it.each([
+    ['rejected from the dialog (r)', rejectWithReason],
+    ['approved with a (held for undo)', approveConfirmed],
+  ])(
+    '%s: the row now at the cursor’s place takes the focus, the one before it when the last row left, the empty state’s heading when none is left; j/k go on from there',
+    async (_, decide) => {
+      await inboxAt(2);
+      await decide();
+      await focusEndsOn(() => row('Pay 3'));
+      expect(screen.queryByRole('link', { name: 'Pay 2' })).toBeNull();
+      // The last row: the one before it.
+      await decide();
+      await focusEndsOn(() => row('Pay 1'));
+      expect(screen.queryByRole('link', { name: 'Pay 3' })).toBeNull();
+      // The cursor is where the focus is: j stays on the only row (not past a third one).
+      await userEvent.keyboard('j');
+      expect(row('Pay 1')).toHaveFocus();
+      await decide();
+      await focusEndsOn(emptyHeading);
+      // What is held is taken back (z, nothing is sent), so no approval outlives the test.
+      await userEvent.keyboard('zzz');
+    },
+  );
+
+  it('z from the empty state: the row it brings back takes the focus, and the cursor is on it', async () => {
+    await inboxAt(1);
+    for (const left of ['Pay 2', 'Pay 3']) {
+      await approveConfirmed();
+      await focusEndsOn(() => row(left));
+    }
+    await approveConfirmed();
+    await focusEndsOn(emptyHeading);
+    await userEvent.keyboard('z');
+    await waitFor(() => expect(row('Pay 3')).toHaveFocus());
+    await userEvent.keyboard('zz');
+    // The two others return above it; j moves on from the cursor's row, not from the top.
+    await waitFor(() => expect(screen.getAllByRole('link', { name: /^Pay / })).toHaveLength(3));
+    await userEvent.keyboard('k');
+    expect(row('Pay 2')).toHaveFocus();
+  });
+
+  it('bulk approve: the first row left takes the focus, or the empty state’s heading', async () => {
+    await inboxAt(0);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Pay 1' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Pay 3' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve all' }));
+    await focusEndsOn(() => row('Pay 2'));
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Pay 2' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve all' }));
+    await focusEndsOn(emptyHeading);
+    await userEvent.keyboard('zz');
+    expect(await screen.findByRole('link', { name: 'Pay 3' })).toBeInTheDocument();
+  });
+});

@@ -73,11 +73,26 @@ export function InboxRoute() {
     const links = tbody.current?.querySelectorAll<HTMLAnchorElement>('a[data-row-link]');
     links?.[index]?.focus();
   };
-  // After a dialog closes (or a row leaves), the cursor goes back to the row now at that place.
+  // After a dialog closes (or a row leaves), the cursor goes back to the row now at that place —
+  // the one before it when the last row left — or, when none is left, to the empty state's
+  // heading: never to the page's body, where a keyboard or screen-reader user would start over.
+  // Focusing a row moves the cursor with it (its link's onFocus), so j/k go on from there.
+  const emptyHeading = useRef<HTMLHeadingElement>(null);
+  // Rows come and go above the cursor's row (an undo, the live list): the cursor stays on the row
+  // whose link has the focus, so j/k, a, r and e act from there and not from its old place.
+  useEffect(() => {
+    const links = [...(tbody.current?.querySelectorAll('a[data-row-link]') ?? [])];
+    const at = links.indexOf(document.activeElement as Element);
+    if (at >= 0) setActive(at);
+  }, [rows]);
   useEffect(() => {
     if (focusAfter === null) return;
     setFocusAfter(null);
     if (interrupts.length > 0) focusRow(Math.min(focusAfter, interrupts.length - 1));
+    else {
+      setActive(-1);
+      emptyHeading.current?.focus();
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focusAfter]);
   // `a` never approves unseen: it shows what would be approved, and Enter confirms.
@@ -117,7 +132,10 @@ export function InboxRoute() {
     },
     undo: () => {
       const last = latestHeld();
-      if (last !== undefined) undo(last.key);
+      if (last === undefined) return;
+      // From the empty state (its heading has the focus, and leaves), the rows back take it.
+      if (document.activeElement === emptyHeading.current) setFocusAfter(0);
+      undo(last.key);
     },
   });
 
@@ -153,7 +171,7 @@ export function InboxRoute() {
       ) : list.isError ? (
         <QueryError error={list.error} onRetry={() => void list.refetch()} />
       ) : interrupts.length === 0 ? (
-        <InboxEmpty tab={tab} filtered={url.filtered} />
+        <InboxEmpty tab={tab} filtered={url.filtered} headingRef={emptyHeading} />
       ) : (
         <Paper withBorder>
           <InboxTable
@@ -198,7 +216,12 @@ export function InboxRoute() {
       <AfterFirstPaint>
         <RejectModal
           interrupt={rejecting}
-          onClose={() => setRejecting(null)}
+          onClose={() => {
+            setRejecting(null);
+            // Rejected, the row has left (the dialog closes once the list is fresh); cancelled,
+            // it is still there.
+            setFocusAfter(active);
+          }}
           onDone={(title) => notifySuccess(`Rejected “${title}”`)}
         />
         <ApproveConfirmModal
@@ -221,6 +244,9 @@ export function InboxRoute() {
             setBulkOpen(false);
             selection.clear();
             approveWithUndo(chosen, queryClient);
+            // The button that opened the dialog is disabled now (nothing selected): the first
+            // row left takes the focus.
+            setFocusAfter(0);
           }}
         />
       </AfterFirstPaint>

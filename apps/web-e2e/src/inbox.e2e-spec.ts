@@ -411,15 +411,21 @@ test.describe('Inbox and interrupts', () => {
     await rows.getByRole('link', { name: `Bulk ${word} question` }).click();
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await expect(page.getByLabel('Assigned to Ada Lovelace').first()).toBeVisible();
+    // The button left with its answer: the panel's heading has the focus, not the page's body.
+    const assigneeHeading = page.getByRole('heading', { name: 'Assignee' });
+    await expect(assigneeHeading).toBeFocused();
     // Unassign, then take it again.
     await page.getByRole('button', { name: 'Unassign' }).click();
     await expect(page.getByText('Nobody yet')).toBeVisible();
+    await expect(assigneeHeading).toBeFocused();
     expect((await agent.interrupts.get(respondOnly.id)).assignee).toBeNull();
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await expect(page.getByLabel('Assigned to Ada Lovelace').first()).toBeVisible();
     await page.getByLabel('Reason for escalating (optional)').fill('Needs legal review');
     await page.getByRole('button', { name: 'Escalate' }).click();
     await expect(page.getByText('Level 1: Needs legal review')).toBeVisible();
+    // The focus stays in the panel (its button, or its heading), not the page's body.
+    await expect(page.locator(':focus')).toHaveText(/^Escalat(e|ion)$/);
     await expect(page.getByText('Escalated', { exact: true }).first()).toBeVisible();
     await page.getByRole('button', { name: 'Respond to ask' }).click();
     await page.getByLabel('Response to ask').fill('Yes, go ahead after legal signs off.');

@@ -1,6 +1,6 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { assigneeOptionGroups, useMembers, useTeams } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
@@ -18,7 +18,9 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   const assign = useAssign();
   const [target, setTarget] = useState<string | null>(null);
   const data = assigneeOptionGroups(members.data, teams.data);
+  const heading = useRef<HTMLHeadingElement>(null);
   const submit = (value: string | null) => {
+    const from = document.activeElement;
     const [type, id] = value === null ? ['member', null] : value.split(':');
     whenSettled(
       assign.mutateAsync({
@@ -27,6 +29,7 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
       }),
       (updated) => {
         setTarget(null);
+        keepFocus(heading, from);
         notifySuccess(updated.assignee ? `Assigned to ${updated.assignee.name}` : 'Unassigned');
       },
     );
@@ -34,7 +37,7 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <Title order={2} size="h5">
+        <Title order={2} size="h5" ref={heading} tabIndex={-1}>
           Assignee
         </Title>
         {interrupt.assignee ? (
@@ -98,15 +101,34 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   );
 }
 
+/**
+ * Once an answer is in: the button that sent it may be gone ("Assign to me" once assigned to me,
+ * "Unassign") or disabled (Assign, with nothing chosen), which leaves the focus on the page's
+ * body. Then, unless the reviewer has moved on meanwhile, the panel's heading takes it, so Tab
+ * goes on from the panel.
+ */
+function keepFocus(heading: RefObject<HTMLHeadingElement | null>, from: Element | null): void {
+  window.requestAnimationFrame(() => {
+    const now = document.activeElement;
+    const lost =
+      now === null ||
+      now === document.body ||
+      (now === from && (!from.isConnected || (from as HTMLButtonElement).disabled));
+    if (lost) heading.current?.focus();
+  });
+}
+
 /** Escalate, with an optional reason; each escalation raises the level. */
 export function EscalatePanel({ interrupt }: { interrupt: InterruptResponse }) {
   const escalate = useEscalate();
   const [reason, setReason] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <Paper withBorder p="md">
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          const from = document.activeElement;
           whenSettled(
             escalate.mutateAsync({
               id: interrupt.id,
@@ -114,13 +136,14 @@ export function EscalatePanel({ interrupt }: { interrupt: InterruptResponse }) {
             }),
             (updated) => {
               setReason('');
+              keepFocus(heading, from);
               notifySuccess(`Escalated (level ${updated.escalationLevel})`);
             },
           );
         }}
       >
         <Stack gap="sm">
-          <Title order={2} size="h5">
+          <Title order={2} size="h5" ref={heading} tabIndex={-1}>
             Escalation
           </Title>
           <Text size="sm" c={interrupt.escalationLevel > 0 ? undefined : 'dimmed'}>

@@ -360,4 +360,39 @@ describe('InterruptRoute', () => {
       { actionName: 'notify', decision: 'approve' },
     ]);
   });
+
+  it('"Assign to me" and "Unassign" leave with their answer: the Assignee heading takes the focus, not the page’s body', async () => {
+    const ada = aSignInSession(['interrupt.read', 'interrupt.decide', 'interrupt.assign']);
+    const it = anInterrupt();
+    let assignee: InterruptResponse['assignee'] = null;
+    const bodies: unknown[] = [];
+    server.use(
+      http.get(`${API}/auth/session`, () => HttpResponse.json(ada)),
+      http.get(`${API}/members`, () => HttpResponse.json({ members: [] })),
+      http.get(`${API}/teams`, () => HttpResponse.json({ teams: [] })),
+      http.get(`${API}/interrupts/:id`, () =>
+        HttpResponse.json({ ...it, assignee, session: null }),
+      ),
+      http.post(`${API}/interrupts/:id/assign`, async ({ request }) => {
+        const body = (await request.json()) as { memberId: string | null };
+        bodies.push(body);
+        assignee =
+          body.memberId === null
+            ? null
+            : { type: 'member', id: body.memberId, name: ada.member.name };
+        return HttpResponse.json({ ...it, assignee });
+      }),
+    );
+    page(it.id);
+    const heading = await screen.findByRole('heading', { name: 'Assignee' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Assign to me' }));
+    await screen.findByRole('button', { name: 'Unassign' });
+    expect(screen.queryByRole('button', { name: 'Assign to me' })).toBeNull();
+    await waitFor(() => expect(heading).toHaveFocus());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Unassign' }));
+    await screen.findByRole('button', { name: 'Assign to me' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(bodies).toEqual([{ memberId: ada.member.id }, { memberId: null }]);
+  });
 });

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   builtInRoleIds,
@@ -340,7 +341,8 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
    * started once the ones before it wait on a lock, then lets them all go: they overlap for sure,
    * in that order. A request counts as waiting when the test's lock holds it up — directly, or
    * through a request it holds up — so nothing else waiting in the database (a job's statement)
-   * is taken for one of them.
+   * is taken for one of them. The pool starts with no idle connection, so every request opens a
+   * connection after the helper first looked: the case that once hid a waiting request (below).
    */
   /** A supertest answer as a failure should show it (its status and body), anything else as JSON. */
   const answerOf = (answer: unknown): string => {
@@ -349,17 +351,37 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
   };
 
   async function overlapping<T>(requests: (() => PromiseLike<T>)[]): Promise<T[]> {
+    const pool = (db().driver as unknown as { master: Pool }).master;
+    // Closes the pool's idle connections: the requests open new ones once the lock is held.
+    const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    for (const client of idle) client.release(true);
     const holder = db().createQueryRunner();
     await holder.connect();
     // A request that answers while the lock is held did not overlap: say what it answered, at
     // once, rather than wait for it to be seen waiting (run W, session 20: one never was, and the
     // 120 s deadline was all the failure said).
     const early: string[] = [];
+    // What the database and the service's pool show, for a failure to name its cause.
+    const backends = async () => {
+      await holder.query('SELECT pg_stat_clear_snapshot()');
+      const rows: Record<string, unknown>[] = await holder.query(
+        `SELECT pid, application_name, state, wait_event_type, wait_event,
+                pg_blocking_pids(pid) AS blocked_by, left(query, 120) AS query
+           FROM pg_stat_activity WHERE datname = current_database() ORDER BY pid`,
+      );
+      const [{ me }] = await holder.query('SELECT pg_backend_pid() AS me');
+      const pooled = `total ${pool.totalCount}, idle ${pool.idleCount}, waiting ${pool.waitingCount}`;
+      return `${me}; the service's pool: ${pooled}; backends:\n${rows.map((row) => JSON.stringify(row)).join('\n')}`;
+    };
     const waiting = async (count: number) => {
       const deadline = Date.now() + 120_000;
       for (;;) {
         if (early.length > 0)
           throw new Error(`answered before the lock was let go: ${early.join('; ')}`);
+        // pg_stat_activity lists the backends of the transaction's first look at it until the
+        // transaction ends: a request's connection opened later was never seen waiting (runs W and
+        // AG: "1 of 2" for 120 s). A fresh list each time.
+        await holder.query('SELECT pg_stat_clear_snapshot()');
         const [{ n }] = await holder.query(
           `WITH RECURSIVE held(pid) AS (
              SELECT pg_backend_pid()
@@ -370,7 +392,10 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
            SELECT count(*)::int - 1 AS n FROM held`,
         );
         if (n >= count) return;
-        if (Date.now() > deadline) throw new Error(`${n} of ${count} statements wait on a lock`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `${n} of ${count} statements wait on a lock; the test's backend ${await backends()}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };

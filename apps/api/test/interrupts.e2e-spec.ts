@@ -680,6 +680,14 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       (await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', otherKey)).status,
     ).toBe(404);
     expect((await http().get('/api/interrupts/not-a-uuid').set('x-api-key', key)).status).toBe(404);
+    // The id is read before the query: a malformed id with a refused query is still a 404.
+    const both = await http()
+      .get('/api/interrupts/not-a-uuid?waitSeconds=99')
+      .set('x-api-key', key);
+    expect({ status: both.status, code: both.body.code }).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     for (const [path, body] of [
       ['decisions', { actionName: 'deploy', decision: 'approve' }],
       ['assign', { memberId: other.memberId }],

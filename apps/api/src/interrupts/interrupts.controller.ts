@@ -1,11 +1,12 @@
 import { HttpCode, Req, Res } from '@nestjs/common';
-import { Body, Query } from '../http/validated-params';
+import { Body, Query, RawQuery } from '../http/validated-params';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
   ApiPaymentRequiredResponse,
+  ApiQuery,
   ApiConflictResponse,
 } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
@@ -30,7 +31,7 @@ import {
   MemberRoute,
 } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
-import { IdParam } from '../http/id-param.pipe';
+import { IdParam, pathId, RawIdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
@@ -46,7 +47,11 @@ import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { SetPriorityDto } from './dto/set-priority.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { GetInterruptQuery, MAX_WAIT_SECONDS } from './dto/get-interrupt.query';
+import {
+  GetInterruptQuery,
+  MAX_WAIT_SECONDS,
+  readGetInterruptQuery,
+} from './dto/get-interrupt.query';
 import type { InterruptInclude } from './interrupt-record';
 import {
   InterruptCountsResponse,
@@ -197,12 +202,30 @@ export class InterruptsController {
       "One interrupt with its decisions (and, with include, its session, history and argus's receipts)",
     ok: InterruptDetailResponse,
   })
+  // The query through no pipe, read by readGetInterruptQuery (its parameters as the DTO has them).
+  @ApiQuery({ type: GetInterruptQuery })
   get(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
-    @IdParam() id: string,
-    @Query() query: GetInterruptQuery,
+    @RawIdParam() rawId: string,
+    @RawQuery() rawQuery: Record<string, unknown>,
     @Req() req: HttpRequest,
     @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    // No parameter of this route has a pipe, so Nest skips its pipes step (issue 28, the PK read):
+    // the id is read here (a 404 before any 400, as the pipes answered), the query too.
+    const id = pathId(rawId);
+    const query = readGetInterruptQuery(rawQuery);
+    if (query instanceof Promise)
+      return query.then((read) => this.getOne(caller, id, read, req, res));
+    return this.getOne(caller, id, query, req, res);
+  }
+
+  private getOne(
+    caller: ApiKeyPrincipal | MemberPrincipal,
+    id: string,
+    query: GetInterruptQuery,
+    req: HttpRequest,
+    res: HttpResponse,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const include =
       query.include === undefined || query.include.length === 0

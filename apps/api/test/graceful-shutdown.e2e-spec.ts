@@ -134,6 +134,9 @@ describe('SIGTERM drain', () => {
     await sql.query('SELECT * FROM usage_months FOR UPDATE');
     const slow = open('slow');
     for (let i = 0; ; i++) {
+      // In a transaction pg_stat_activity keeps the backends of its first look: a fresh list, so
+      // a connection the service opens after that look is seen too.
+      await sql.query('SELECT pg_stat_clear_snapshot()');
       const { rows } = await sql.query(
         `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'interlock-api' AND wait_event_type = 'Lock'`,
       );

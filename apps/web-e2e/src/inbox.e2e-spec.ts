@@ -424,8 +424,18 @@ test.describe('Inbox and interrupts', () => {
     await page.getByLabel('Reason for escalating (optional)').fill('Needs legal review');
     await page.getByRole('button', { name: 'Escalate' }).click();
     await expect(page.getByText('Level 1: Needs legal review')).toBeVisible();
-    // The focus stays in the panel (its button, or its heading), not the page's body.
+    // The focus stays in the panel (its button, or its heading), not the page's body — also a
+    // frame after the answer is shown, when a focus move made on its arrival would have run.
     await expect(page.locator(':focus')).toHaveText(/^Escalat(e|ion)$/);
+    const focusedAfterAFrame = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => resolve(document.activeElement?.textContent ?? '')),
+          ),
+        ),
+    );
+    expect(focusedAfterAFrame).toMatch(/^Escalat(e|ion)$/);
     await expect(page.getByText('Escalated', { exact: true }).first()).toBeVisible();
     await page.getByRole('button', { name: 'Respond to ask' }).click();
     await page.getByLabel('Response to ask').fill('Yes, go ahead after legal signs off.');

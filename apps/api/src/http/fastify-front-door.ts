@@ -59,7 +59,8 @@ export function installFastifyFrontDoor(
     connectionHeader(reply);
     state.route = request.routeOptions.url;
     log(req, res, state);
-    // The 405 answers on Node's response (`sendError` takes the reply's headers there first).
+    // The 405 answers through `sendError`, which finds the reply still to answer and writes the
+    // head from its headers (`endOnReply`).
     if (methodGate(req, res, request.is404 ? null : (state.route ?? null))) return;
     if (!isServicePath(pathOf(req))) {
       const answer = dashboard(req, res);

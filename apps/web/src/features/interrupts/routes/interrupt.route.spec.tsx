@@ -328,7 +328,7 @@ describe('InterruptRoute', () => {
         return HttpResponse.json({ ...it, decisions }, { status: 201 });
       }),
     );
-    page(it.id);
+    const { queryClient } = page(it.id);
     const refund = await screen.findByRole('region', { name: 'refund' });
     const notify = screen.getByRole('region', { name: 'notify' });
 
@@ -352,6 +352,9 @@ describe('InterruptRoute', () => {
     elsewhere.focus();
     release();
     await within(notify).findByText(/Approved by/);
+    // Notify's decision has settled (its refreshes in), and what it does then (a frame later)
+    // has run.
+    await waitFor(() => expect(queryClient.isMutating()).toBe(0));
     await new Promise((resolve) => setTimeout(resolve, 0));
     await new Promise((resolve) => window.requestAnimationFrame(resolve));
     expect(elsewhere).toHaveFocus();

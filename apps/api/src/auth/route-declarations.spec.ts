@@ -41,7 +41,16 @@ describe('route declarations', () => {
     ).toEqual([]);
   });
 
-  it('validate every body and query (the validation pipe is on each, not global)', () => {
+  // The queries read through no pipe (`@RawQuery()`), each parsed by its route itself with the
+  // same answers and 400 texts: the audit log's (`parseAuditQuery`) and the PK read's
+  // (`readGetInterruptQuery`, the rest through `validateQuery`). A new one is reviewed here.
+  const SELF_PARSED = [
+    'AuditLogController.list parameter 1',
+    'AuditLogController.export parameter 1',
+    'InterruptsController.get parameter 2',
+  ];
+
+  it('validate every body and query (the validation pipe is on each, not global), but the reviewed self-parsed queries', () => {
     const unvalidated = declaredRoutes(app).flatMap((route) => {
       const params = (Reflect.getMetadata(
         ROUTE_ARGS_METADATA,
@@ -54,7 +63,7 @@ describe('route declarations', () => {
         .map(([, param]) => `${route.handler} parameter ${param.index}`);
     });
     expect(declaredRoutes(app).length).toBeGreaterThan(50);
-    expect(unvalidated).toEqual([]);
+    expect(unvalidated).toEqual(SELF_PARSED);
   });
 
   it('match the reviewed snapshot', () => {

@@ -480,8 +480,6 @@ test.describe('Inbox and interrupts', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect(page.getByText(`Undone: “Undo ${word} one” was not sent.`)).toBeVisible();
     await expect(rows.filter({ hasText: `Undo ${word} one` })).toBeVisible();
-    // The Undo button left with its answer: the row it brought back has the focus, not the body.
-    await expect(page.getByRole('link', { name: `Undo ${word} one` })).toBeFocused();
 
     // The other, with z (the cursor is back on a row after the dialog).
     await page.getByRole('link', { name: `Undo ${word} two` }).focus();

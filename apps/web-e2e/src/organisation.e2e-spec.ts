@@ -62,9 +62,6 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
     const dialog = page.getByRole('dialog', { name: 'Remove this member?' });
     await dialog.getByRole('button', { name: 'Remove member' }).click();
     await expect(row).toHaveCount(0);
-    // Its Remove button went with the row: the one in the row left at its place has the focus
-    // (confirm.tsx), not the page's body.
-    await expect(page.locator(':focus')).toHaveAttribute('aria-label', /^Remove /);
   });
 
   test('a custom role with permission checkboxes; teams and their members', async ({

@@ -21,9 +21,7 @@ export interface ConfirmOptions {
 
 /**
  * The one confirmation dialog of the dashboard (Mantine's `modals.openConfirmModal`): Cancel has
- * focus, so Enter never confirms by accident; Escape or a click outside cancels. Once the change
- * is made, the focus goes back to what opened the dialog, or, when the change took that away (a
- * row's Remove button goes with its row), somewhere near it (`focusNearOpener`).
+ * focus, so Enter never confirms by accident; Escape or a click outside cancels.
  */
 export function confirmAction({
   title,
@@ -32,7 +30,6 @@ export function confirmAction({
   danger = true,
   onConfirm,
 }: ConfirmOptions): void {
-  const refocus = focusNearOpener(document.activeElement);
   const content = (error: unknown) => (
     <Stack>
       {typeof body === 'string' ? <Text size="sm">{body}</Text> : body}
@@ -54,10 +51,7 @@ export function confirmAction({
         confirmProps: { color, loading: true },
       });
       onConfirm().then(
-        () => {
-          modals.close(id);
-          refocus();
-        },
+        () => modals.close(id),
         (error: unknown) =>
           modals.updateModal({
             modalId: id,
@@ -67,39 +61,6 @@ export function confirmAction({
       );
     },
   });
-}
-
-const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select, textarea';
-
-/**
- * Once a confirmed change is in: if it removed the element that opened the dialog (`opener`), the
- * focus goes to the same action's button in the row now at that row's place (the one before it
- * when the last row left), else that row's first control, else the page's main region — never
- * the page's body, where a keyboard or screen-reader user would start over. If the opener is
- * still there, Mantine gives the focus back to it; if the person has moved on, it stays.
- */
-function focusNearOpener(opener: Element | null): () => void {
-  const row = opener?.closest('tr') ?? null;
-  const rows = row?.parentElement ?? null;
-  const index = row !== null && rows !== null ? [...rows.children].indexOf(row) : -1;
-  const label = opener?.getAttribute('aria-label') ?? '';
-  // "Remove Ada Lovelace" → "Remove": the same action, named for the next row.
-  const verb = label.includes(' ') ? label.slice(0, label.indexOf(' ') + 1) : null;
-  return () =>
-    window.requestAnimationFrame(() => {
-      if (opener === null || opener.isConnected) return;
-      const now = document.activeElement;
-      const lost = now === null || now === document.body || now.closest('[role="dialog"]');
-      if (!lost) return;
-      const left = rows?.isConnected ? [...rows.children] : [];
-      const near = index >= 0 ? left[Math.min(index, left.length - 1)] : undefined;
-      const controls = near ? [...near.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
-      const target =
-        controls.find((c) => verb !== null && c.getAttribute('aria-label')?.startsWith(verb)) ??
-        controls[0] ??
-        document.getElementById('main');
-      target?.focus();
-    });
 }
 
 /**

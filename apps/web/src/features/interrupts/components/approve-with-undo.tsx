@@ -44,33 +44,9 @@ export function approveWithUndo(interrupts: InterruptResponse[], queryClient: Qu
     color: 'teal',
     autoClose: false,
     withCloseButton: false,
-    message: (
-      <HeldApprovalMessage
-        what={what}
-        onUndo={() => {
-          undo(key);
-          focusUndone(interrupts);
-        }}
-      />
-    ),
+    message: <HeldApprovalMessage what={what} onUndo={() => undo(key)} />,
   });
   return key;
-}
-
-/**
- * After the toast's Undo button (which leaves with its answer, "Undone: …"): the focus goes to
- * the first row the undo brought back to the inbox, else the page's main region — not the page's
- * body. Unless the person has moved on meanwhile.
- */
-function focusUndone(interrupts: InterruptResponse[]): void {
-  window.requestAnimationFrame(() => {
-    const now = document.activeElement;
-    if (now !== null && now !== document.body) return;
-    const link = document.querySelector<HTMLElement>(
-      `[data-interrupt-id="${interrupts[0]?.id}"] a[data-row-link]`,
-    );
-    (link ?? document.getElementById('main'))?.focus();
-  });
 }
 
 /** Takes a held approval back (the Undo button, or `z` in the inbox). */

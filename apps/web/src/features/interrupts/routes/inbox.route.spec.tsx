@@ -1,7 +1,6 @@
 import type { InterruptCountsResponse, InterruptListResponse } from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Notifications } from '@mantine/notifications';
 import { http, HttpResponse } from 'msw';
 import { anAction, anInterrupt, aSignInSession } from '@/test/fixtures';
 import { renderWithApp } from '@/test/render';
@@ -276,30 +275,6 @@ describe('InboxRoute: the focus after a decision', () => {
     await waitFor(() => expect(screen.getAllByRole('link', { name: /^Pay / })).toHaveLength(3));
     await userEvent.keyboard('k');
     expect(row('Pay 2')).toHaveFocus();
-  });
-
-  it('the toast’s Undo button, which leaves with its answer: the row it brings back takes the focus', async () => {
-    serveThree();
-    renderWithApp(
-      <>
-        <InboxRoute />
-        <Notifications />
-      </>,
-      { path: '/inbox' },
-    );
-    await screen.findByRole('link', { name: 'Pay 1' });
-    await userEvent.keyboard('jj');
-    await approveConfirmed();
-    await focusEndsOn(() => row('Pay 3'));
-    const undoButton = await screen.findByRole('button', { name: 'Undo' });
-    undoButton.focus();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByText('Undone: “Pay 2” was not sent.');
-    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
-    await waitFor(() => expect(row('Pay 2')).toHaveFocus());
-    // The cursor is on it: k moves to the row above.
-    await userEvent.keyboard('k');
-    expect(row('Pay 1')).toHaveFocus();
   });
 
   it('bulk approve: the first row left takes the focus, or the empty state’s heading', async () => {

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { DecideInterruptDto, InterruptResponse } from '@interlock/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -16,6 +17,16 @@ const WATCH_EXPORTS = aRule({
 });
 
 /** The decision the API records for `body`, the `n`th sent, by `member`. */
+/**
+ * Until every decision has settled (its refreshes in) and what it does then, a frame later, has
+ * run: the next frame's callbacks run after those asked for earlier.
+ */
+async function decisionsSettled(queryClient: QueryClient): Promise<void> {
+  await waitFor(() => expect(queryClient.isMutating()).toBe(0));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => window.requestAnimationFrame(resolve));
+}
+
 function recorded(
   body: DecideInterruptDto,
   n: number,
@@ -282,11 +293,7 @@ describe('InterruptRoute', () => {
     await userEvent.keyboard('Not');
     release();
     await within(refund).findByText(/Approved by/);
-    // Refund's decision has settled, and what it does then (a frame later) has run: the next
-    // frame's callbacks run after those asked for earlier.
-    await waitFor(() => expect(queryClient.isMutating()).toBe(0));
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await new Promise((resolve) => window.requestAnimationFrame(resolve));
+    await decisionsSettled(queryClient);
     expect(reason).toHaveFocus();
     await userEvent.keyboard(' this one.{Control>}{Enter}{/Control}');
     await within(notify).findByText(/Rejected by/);
@@ -352,11 +359,7 @@ describe('InterruptRoute', () => {
     elsewhere.focus();
     release();
     await within(notify).findByText(/Approved by/);
-    // Notify's decision has settled (its refreshes in), and what it does then (a frame later)
-    // has run.
-    await waitFor(() => expect(queryClient.isMutating()).toBe(0));
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await new Promise((resolve) => window.requestAnimationFrame(resolve));
+    await decisionsSettled(queryClient);
     expect(elsewhere).toHaveFocus();
     expect(sent).toEqual([
       { actionName: 'refund', decision: 'approve' },
